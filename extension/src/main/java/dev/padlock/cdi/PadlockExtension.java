@@ -1,0 +1,271 @@
+package dev.padlock.cdi;
+
+import dev.padlock.Locked;
+import dev.padlock.core.ConfigView;
+import dev.padlock.core.LockPlan;
+import dev.padlock.core.LockedInterceptor;
+import dev.padlock.core.LockedMethodValidator;
+import dev.padlock.core.LockedSpec;
+import dev.padlock.core.ManagedClient;
+import dev.padlock.core.NamedLocks;
+import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.PadlockSettings;
+import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.ReflectedShapes;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedField;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.BeforeShutdown;
+import jakarta.enterprise.inject.spi.DefinitionException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.InjectionPoint;
+import jakarta.enterprise.inject.spi.ProcessBean;
+import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
+import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Registers {@code @Locked} and its interceptor, checks every {@code @Locked} method and the
+ * {@code padlock.*} configuration at deployment (all problems at once, as definition errors), and adds the
+ * beans Padlock provides: the {@code RedissonClient} (unless the application has its own) and one bean per
+ * {@code @Named} lock injection point.
+ */
+public class PadlockExtension implements Extension {
+
+    private static final System.Logger LOG = System.getLogger(PadlockExtension.class.getName());
+
+    private final Map<Method, LockPlan> plans = new LinkedHashMap<>();
+    private final List<String> problems = new ArrayList<>();
+    private final List<NamedLocks.InjectionPoint> namedPoints = new ArrayList<>();
+    private boolean applicationHasClient;
+
+    private ConfigView config;
+    private PadlockSettings settings;
+    private LockedMethodValidator validator;
+    private ManagedClient managedClient;
+
+    void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
+        config = ConfigView.of(ConfigProvider.getConfig());
+        settings = PadlockSettings.read(config, problems);
+        validator = new LockedMethodValidator(settings, config);
+        event.addAnnotatedType(beans.createAnnotatedType(LockedInterceptor.class), LockedInterceptor.class.getName());
+    }
+
+    /** Every {@code @Locked} business method of every managed bean, validated now rather than on first call. */
+    <T> void validateLockedMethods(@Observes ProcessManagedBean<T> event, BeanManager beans) {
+        AnnotatedType<T> type = event.getAnnotatedBeanClass();
+        Locked onType = typeBinding(type, beans);
+        for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
+            Method method = annotated.getJavaMember();
+            Locked locked = annotated.getAnnotation(Locked.class);
+            if (locked == null) {
+                if (onType == null || !isBusinessMethod(method)) {
+                    continue;
+                }
+                locked = onType;
+            } else if (!isBusinessMethod(method)) {
+                problems.add("Invalid @Locked on " + ReflectedShapes.of(method).display()
+                        + ": a private, static or final method is not intercepted, so it would run without the"
+                        + " lock. Make it a non-final instance method that callers reach through the bean.");
+                continue;
+            }
+            plan(method, locked);
+        }
+    }
+
+    private void plan(Method method, Locked locked) {
+        LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method), LockedSpec.of(locked));
+        if (!result.isValid()) {
+            problems.addAll(result.problems());
+            return;
+        }
+        LockPlan earlier = plans.putIfAbsent(method, result.plan());
+        if (earlier != null && !earlier.equals(result.plan())) {
+            problems.add("Invalid @Locked on " + result.plan().method() + ": the method is inherited by beans whose"
+                    + " class-level @Locked differ (" + earlier.lockName() + " vs "
+                    + result.plan().lockName()
+                    + "). Override the method in the subclass and annotate it there.");
+        }
+    }
+
+    private static Locked typeBinding(AnnotatedType<?> type, BeanManager beans) {
+        Locked direct = type.getAnnotation(Locked.class);
+        if (direct != null) {
+            return direct;
+        }
+        for (Annotation a : type.getAnnotations()) {
+            if (beans.isStereotype(a.annotationType())) {
+                for (Annotation meta : beans.getStereotypeDefinition(a.annotationType())) {
+                    if (meta instanceof Locked locked) {
+                        return locked;
+                    }
+                }
+            }
+        }
+        // @Inherited: a superclass's class-level binding applies to the subclass.
+        return type.getJavaClass().getAnnotation(Locked.class);
+    }
+
+    private static boolean isBusinessMethod(Method method) {
+        int m = method.getModifiers();
+        return !Modifier.isPrivate(m)
+                && !Modifier.isStatic(m)
+                && !Modifier.isFinal(m)
+                && !method.isSynthetic()
+                && method.getDeclaringClass() != Object.class;
+    }
+
+    void collectNamedLocks(@Observes ProcessInjectionPoint<?, ?> event) {
+        InjectionPoint ip = event.getInjectionPoint();
+        Type type = ip.getType();
+        Class<?> raw =
+                type instanceof ParameterizedType p ? (Class<?>) p.getRawType() : type instanceof Class<?> c ? c : null;
+        if (raw == null) {
+            return;
+        }
+        Optional<NamedLocks.Kind> kind = NamedLocks.Kind.ofTypeName(raw.getName());
+        if (kind.isEmpty()) {
+            return;
+        }
+        for (Annotation q : ip.getQualifiers()) {
+            if (q instanceof Named named) {
+                String name = named.value();
+                if (name.isEmpty() && ip.getAnnotated() instanceof AnnotatedField<?> field) {
+                    name = field.getJavaMember().getName(); // CDI's default name of a @Named field
+                }
+                namedPoints.add(new NamedLocks.InjectionPoint(name, kind.get(), describe(ip)));
+            }
+        }
+    }
+
+    private static String describe(InjectionPoint ip) {
+        String owner = ip.getMember().getDeclaringClass().getName();
+        return ip.getAnnotated() instanceof AnnotatedField<?>
+                ? "field " + owner + "." + ip.getMember().getName()
+                : "parameter of " + owner + "#" + ip.getMember().getName();
+    }
+
+    /** An application that produces its own {@code RedissonClient} keeps it; Padlock then creates none. */
+    void detectApplicationClient(@Observes ProcessBean<?> event) {
+        if (event.getBean().getTypes().contains(RedissonClient.class)) {
+            applicationHasClient = true;
+        }
+    }
+
+    void addBeans(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        Supplier<RedissonClient> client;
+        RedisConnectionSettings redis = null;
+        if (applicationHasClient) {
+            client = new ApplicationClient(beans);
+        } else {
+            redis = RedisConnectionSettings.read(config, problems);
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            redis.checkConfigFile(loader, problems);
+            managedClient = new ManagedClient(redis, loader);
+            client = managedClient;
+            event.addBean()
+                    .types(RedissonClient.class, Object.class)
+                    .qualifiers(Any.Literal.INSTANCE, jakarta.enterprise.inject.Default.Literal.INSTANCE)
+                    .scope(Singleton.class)
+                    .createWith(c -> managedClient.get());
+        }
+
+        NamedLocks.Result named = NamedLocks.plan(namedPoints, settings, config);
+        problems.addAll(named.problems());
+        for (NamedLocks.NamedLock lock : named.locks()) {
+            event.addBean()
+                    .types(typeOf(lock.kind()), Object.class)
+                    .qualifiers(Any.Literal.INSTANCE, jakarta.enterprise.inject.literal.NamedLiteral.of(lock.name()))
+                    .scope(Dependent.class)
+                    .createWith(c -> lock.create(client.get()));
+        }
+
+        PadlockEngine engine = new PadlockEngine(validator, client);
+        plans.forEach(engine::register);
+        event.addBean()
+                .types(PadlockEngine.class, Object.class)
+                .scope(Singleton.class)
+                .createWith(c -> engine);
+
+        // Every problem at once, so a developer fixes them in one pass rather than one per deployment.
+        for (String problem : problems) {
+            event.addDefinitionError(new DefinitionException(problem));
+        }
+        if (problems.isEmpty()) {
+            String where = redis != null ? redis.describe() : "the application's own RedissonClient";
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    () -> "Padlock: " + plans.size() + " @Locked method(s), "
+                            + named.locks().size() + " named lock bean(s); Redis: " + where);
+        }
+    }
+
+    private static Class<?> typeOf(NamedLocks.Kind kind) {
+        switch (kind) {
+            case READ_WRITE:
+                return org.redisson.api.RReadWriteLock.class;
+            case FENCED:
+                return org.redisson.api.RFencedLock.class;
+            case LOCK:
+            default:
+                return org.redisson.api.RLock.class;
+        }
+    }
+
+    void ready(@Observes AfterDeploymentValidation event) {
+        plans.clear(); // handed to the engine; nothing else needs them
+    }
+
+    void shutdown(@Observes BeforeShutdown event) {
+        if (managedClient != null) {
+            managedClient.close();
+        }
+    }
+
+    /** The application's own client, looked up once on first use rather than per call. */
+    private static final class ApplicationClient implements Supplier<RedissonClient> {
+        private final BeanManager beans;
+        private volatile RedissonClient client;
+
+        ApplicationClient(BeanManager beans) {
+            this.beans = beans;
+        }
+
+        @Override
+        public RedissonClient get() {
+            RedissonClient c = client;
+            if (c == null) {
+                synchronized (this) {
+                    if (client == null) {
+                        client = beans.createInstance()
+                                .select(RedissonClient.class)
+                                .get();
+                    }
+                    c = client;
+                }
+            }
+            return c;
+        }
+    }
+}

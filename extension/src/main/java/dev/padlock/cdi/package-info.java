@@ -1,0 +1,7 @@
+/**
+ * Padlock's portable CDI extension: add the {@code padlock-extension} jar to an application on Payara,
+ * WildFly, Open Liberty or Weld SE and {@code @Locked} works, with no {@code beans.xml} entry. The only public
+ * type is {@link dev.padlock.cdi.PadlockExtension}, which the container finds through
+ * {@code META-INF/services}.
+ */
+package dev.padlock.cdi;

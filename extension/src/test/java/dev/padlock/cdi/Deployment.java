@@ -1,0 +1,73 @@
+package dev.padlock.cdi;
+
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.lang.annotation.Annotation;
+import java.util.HashMap;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.jboss.weld.junit5.WeldInitiator;
+
+/**
+ * A Weld 6 container (built with weld-junit5) running the Padlock extension over the given beans, with the
+ * given MicroProfile Config. Closing it shuts the container down and releases the config.
+ */
+final class Deployment implements AutoCloseable {
+
+    private final WeldContainer container;
+    private final Config config;
+
+    private Deployment(WeldContainer container, Config config) {
+        this.container = container;
+        this.config = config;
+    }
+
+    static Deployment start(Map<String, String> properties, Class<?>... beans) {
+        Config config = installConfig(properties);
+        try {
+            WeldContainer container = WeldInitiator.createWeld()
+                    .addExtension(new PadlockExtension())
+                    .addBeanClasses(beans)
+                    .initialize();
+            return new Deployment(container, config);
+        } catch (RuntimeException e) {
+            ConfigProviderResolver.instance().releaseConfig(config);
+            throw e;
+        }
+    }
+
+    /** A deployment that is expected to fail: returns what the container threw. */
+    static RuntimeException failing(Map<String, String> properties, Class<?>... beans) {
+        try (Deployment d = start(properties, beans)) {
+            throw new AssertionError("the deployment was expected to fail but started");
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    static Config installConfig(Map<String, String> properties) {
+        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        resolver.releaseConfig(resolver.getConfig(loader));
+        Config config = new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(new HashMap<>(properties), "test", 500))
+                .build();
+        resolver.registerConfig(config, loader);
+        return config;
+    }
+
+    <T> T bean(Class<T> type, Annotation... qualifiers) {
+        return container.select(type, qualifiers).get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            container.shutdown();
+        } finally {
+            ConfigProviderResolver.instance().releaseConfig(config);
+        }
+    }
+}

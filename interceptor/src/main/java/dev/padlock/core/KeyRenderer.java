@@ -1,0 +1,208 @@
+package dev.padlock.core;
+
+import dev.padlock.LockException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Turns the arguments of one call into the Redis keys of its locks. Built once per method; property paths
+ * are resolved to method handles here so a call only invokes them.
+ */
+final class KeyRenderer {
+
+    /** Rendered key parts longer than this are shortened to a prefix and a hash, so keys stay bounded. */
+    static final int MAX_KEY_PART = 256;
+
+    private static final int KEPT_PREFIX = 64;
+    private static final MethodType ACCESSOR = MethodType.methodType(Object.class, Object.class);
+
+    private final String method;
+    private final String base;
+    private final Template[] templates;
+
+    private KeyRenderer(String method, String base, Template[] templates) {
+        this.method = method;
+        this.base = base;
+        this.templates = templates;
+    }
+
+    static KeyRenderer of(LockPlan plan, Method javaMethod) {
+        Class<?>[] parameterTypes = javaMethod.getParameterTypes();
+        List<Template> templates = new ArrayList<>();
+        for (LockPlan.BoundTemplate bound : plan.keys()) {
+            templates.add(Template.of(bound, parameterTypes));
+        }
+        return new KeyRenderer(plan.method(), plan.redisBase(), templates.toArray(new Template[0]));
+    }
+
+    /** The distinct keys of a call, sorted so that every caller takes them in the same order. */
+    String[] render(Object[] args) {
+        if (templates.length == 0) {
+            return new String[] {base};
+        }
+        if (templates.length == 1) {
+            return new String[] {key(templates[0], args)};
+        }
+        String[] keys = new String[templates.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = key(templates[i], args);
+        }
+        Arrays.sort(keys);
+        int distinct = 1;
+        for (int i = 1; i < keys.length; i++) {
+            if (!keys[i].equals(keys[distinct - 1])) {
+                keys[distinct++] = keys[i];
+            }
+        }
+        return distinct == keys.length ? keys : Arrays.copyOf(keys, distinct);
+    }
+
+    private String key(Template template, Object[] args) {
+        String part = template.render(args, method);
+        if (part.length() > MAX_KEY_PART) {
+            part = shorten(part);
+        }
+        return base + ':' + part;
+    }
+
+    static String shorten(String part) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(part.getBytes(StandardCharsets.UTF_8));
+            return part.substring(0, KEPT_PREFIX) + "~sha256:" + HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+        }
+    }
+
+    /**
+     * Escapes a user value so that '{' and '}' never reach the key: in Redis Cluster they would form a hash
+     * tag and send Redisson's side keys of the lock to another slot. Injective, so distinct values keep
+     * distinct keys.
+     */
+    static void appendEscaped(StringBuilder out, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '{':
+                    out.append("%7B");
+                    break;
+                case '}':
+                    out.append("%7D");
+                    break;
+                case '%':
+                    out.append("%25");
+                    break;
+                default:
+                    out.append(c);
+            }
+        }
+    }
+
+    /** One template with its placeholders resolved to argument positions and accessors. */
+    private record Template(String source, Object[] parts) {
+
+        static Template of(LockPlan.BoundTemplate bound, Class<?>[] parameterTypes) {
+            List<Object> parts = new ArrayList<>();
+            int placeholder = 0;
+            for (KeyTemplate.Part part : bound.template().parts()) {
+                if (part instanceof KeyTemplate.Literal literal) {
+                    parts.add(literal.text());
+                } else {
+                    KeyTemplate.Placeholder p = (KeyTemplate.Placeholder) part;
+                    int index = bound.parameterIndexes().get(placeholder++);
+                    parts.add(Path.of(p, index, parameterTypes[index]));
+                }
+            }
+            return new Template(bound.template().source(), parts.toArray());
+        }
+
+        String render(Object[] args, String method) {
+            if (parts.length == 1 && parts[0] instanceof Path path) {
+                String value = path.value(args, source, method);
+                StringBuilder out = new StringBuilder(value.length() + 8);
+                appendEscaped(out, value);
+                return out.toString();
+            }
+            StringBuilder out = new StringBuilder(64);
+            for (Object part : parts) {
+                if (part instanceof Path path) {
+                    appendEscaped(out, path.value(args, source, method));
+                } else {
+                    // Literal text of the template is the developer's own, checked at deployment.
+                    appendEscaped(out, (String) part);
+                }
+            }
+            return out.toString();
+        }
+    }
+
+    /** <code>{root.a.b}</code>: an argument position and the accessors that follow it. */
+    private record Path(KeyTemplate.Placeholder placeholder, int index, MethodHandle[] accessors, String[] names) {
+
+        static Path of(KeyTemplate.Placeholder p, int index, Class<?> parameterType) {
+            MethodHandle[] accessors = new MethodHandle[p.path().size()];
+            ReflectedShapes.ReflectedType current = ReflectedShapes.of(parameterType);
+            for (int i = 0; i < accessors.length; i++) {
+                String property = p.path().get(i);
+                current = current.property(property)
+                        .orElseThrow(() -> new IllegalStateException(
+                                p.text() + " no longer resolves; the class changed since deployment"));
+                accessors[i] = handle(current.via());
+            }
+            return new Path(p, index, accessors, p.path().toArray(new String[0]));
+        }
+
+        private static MethodHandle handle(Member member) {
+            try {
+                ((AccessibleObject) member).setAccessible(true);
+                MethodHandle h = member instanceof Method m
+                        ? MethodHandles.lookup().unreflect(m)
+                        : MethodHandles.lookup().unreflectGetter((Field) member);
+                return h.asType(ACCESSOR);
+            } catch (IllegalAccessException | RuntimeException e) {
+                throw new IllegalStateException("Padlock cannot read " + member + " for a key template", e);
+            }
+        }
+
+        String value(Object[] args, String template, String method) {
+            Object value = args[index];
+            String reached = placeholder.root();
+            for (int i = 0; i < accessors.length; i++) {
+                if (value == null) {
+                    throw nullAlongPath(template, method, reached);
+                }
+                try {
+                    value = accessors[i].invokeExact(value);
+                } catch (Throwable e) {
+                    throw new LockException(
+                            "Key template '" + template + "' of " + method + " failed reading " + reached + "."
+                                    + names[i] + "; the method did not run",
+                            e);
+                }
+                reached = reached + "." + names[i];
+            }
+            if (value == null) {
+                throw nullAlongPath(template, method, reached);
+            }
+            return value.toString();
+        }
+
+        private static LockException nullAlongPath(String template, String method, String reached) {
+            return new LockException("Key template '" + template + "' of " + method + " cannot be rendered: "
+                    + reached + " is null, so no lock was taken and the method did not run. Pass a non-null "
+                    + reached + ", or lock on a path that is never null");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.padlock.core;
+
+import dev.padlock.LockNotAcquiredException;
+import dev.padlock.OnFailure;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * What the interceptor runs for one {@code @Locked} method: render the keys, take the locks in order,
+ * proceed, release on every exit. Built once per method; a call allocates only what the locks need.
+ */
+public abstract class LockOperation {
+
+    private static final System.Logger LOG = System.getLogger(LockOperation.class.getName());
+
+    final LockPlan plan;
+    private final KeyRenderer keys;
+    private final LockStrategy strategy;
+    private final Supplier<RedissonClient> client;
+    private final long waitMillis;
+    private final long leaseMillis;
+
+    LockOperation(LockPlan plan, Method method, Supplier<RedissonClient> client) {
+        this.plan = plan;
+        this.keys = KeyRenderer.of(plan, method);
+        this.strategy = LockStrategy.of(plan.settings().type());
+        this.client = client;
+        this.waitMillis = plan.settings().waitTime().toMillis();
+        this.leaseMillis = plan.settings().usesWatchdog()
+                ? -1
+                : plan.settings().leaseTime().toMillis();
+    }
+
+    /** The operation for a validated plan, chosen by how the method returns its result. */
+    public static LockOperation of(LockPlan plan, Method method, Supplier<RedissonClient> client) {
+        return plan.returnKind() == ReturnKind.COMPLETION_STAGE
+                ? new StageOperation(plan, method, client)
+                : new BlockingOperation(plan, method, client);
+    }
+
+    public abstract Object invoke(InvocationContext ctx) throws Exception;
+
+    public LockPlan plan() {
+        return plan;
+    }
+
+    /** The locks of this call, one per distinct rendered key, in sorted key order. */
+    final RLock[] locksFor(Object[] args) {
+        String[] names = keys.render(args);
+        RedissonClient redisson = client.get();
+        RLock[] locks = new RLock[names.length];
+        for (int i = 0; i < names.length; i++) {
+            locks[i] = strategy.lock(redisson, names[i]);
+        }
+        return locks;
+    }
+
+    /**
+     * Takes every lock in order within one wait budget. On any failure the locks taken so far are released.
+     *
+     * @return true when all are held; false when one was not free in time and the caller chose SKIP
+     * @throws LockNotAcquiredException otherwise
+     */
+    final boolean acquireAll(RLock[] locks, long owner) {
+        long deadline = locks.length == 1 ? 0 : System.nanoTime() + waitMillis * 1_000_000;
+        for (int i = 0; i < locks.length; i++) {
+            long wait = i == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+            boolean taken;
+            try {
+                taken = Acquisition.acquire(locks[i], wait, leaseMillis, owner);
+            } catch (InterruptedException e) {
+                releaseAll(locks, i, owner);
+                Thread.currentThread().interrupt();
+                throw notAcquired(locks[i], "the calling thread was interrupted", e);
+            } catch (ExecutionException e) {
+                releaseAll(locks, i, owner);
+                throw notAcquired(locks[i], "Redis could not be asked", Acquisition.unwrap(e));
+            }
+            if (!taken) {
+                releaseAll(locks, i, owner);
+                if (plan.settings().onFailure() == OnFailure.SKIP) {
+                    return false;
+                }
+                throw notAcquired(locks[i], "it is held by another caller", null);
+            }
+        }
+        return true;
+    }
+
+    private LockNotAcquiredException notAcquired(RLock lock, String reason, Throwable cause) {
+        return new LockNotAcquiredException(
+                lock.getName(), plan.method(), plan.settings().waitTime(), reason, cause);
+    }
+
+    /** Releases the first {@code count} locks, last taken first, and reports any that was already lost. */
+    final void releaseAll(RLock[] locks, int count, long owner) {
+        for (int i = count - 1; i >= 0; i--) {
+            Throwable failure = Acquisition.release(locks[i], owner);
+            if (failure != null) {
+                releaseFailed(locks[i], failure);
+            }
+        }
+    }
+
+    final void releaseFailed(RLock lock, Throwable failure) {
+        if (failure instanceof IllegalMonitorStateException) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "Lock " + lock.getName() + " for " + plan.method()
+                            + " was no longer held when the method finished: its lease expired or could not be renewed,"
+                            + " so another caller may have run at the same time. Use a longer lease-time, or none so the"
+                            + " watchdog renews it.");
+        } else {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "Lock " + lock.getName() + " for " + plan.method()
+                            + " could not be released (" + failure + "); Redis frees it when its lease or the watchdog"
+                            + " timeout runs out.");
+        }
+    }
+
+    /** For messages: the configured wait. */
+    final Duration waitTime() {
+        return plan.settings().waitTime();
+    }
+}

@@ -1,0 +1,296 @@
+package dev.padlock.core;
+
+import dev.padlock.LockType;
+import dev.padlock.OnFailure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Every rule about a {@code @Locked} method and every message that breaks one, written once for the portable
+ * extension and the Quarkus build step. Messages read {@code Invalid @Locked.<member> on <Class>#<method>:
+ * <reason>. <fix>}.
+ */
+public final class LockedMethodValidator {
+
+    /** The outcome: a plan when {@code problems} is empty. */
+    public record Result(LockPlan plan, List<String> problems) {
+        public boolean isValid() {
+            return problems.isEmpty();
+        }
+    }
+
+    private final PadlockSettings global;
+    private final ConfigView config;
+
+    public LockedMethodValidator(PadlockSettings global, ConfigView config) {
+        this.global = global;
+        this.config = config;
+    }
+
+    public Result validate(MethodShape method, LockedSpec spec) {
+        return new Check(method, spec).run();
+    }
+
+    /** The default lock name of a method: {@code <fully.qualified.DeclaringClass>#<method>}. */
+    public static String defaultLockName(MethodShape method) {
+        return method.declaringClass() + "#" + method.name();
+    }
+
+    private final class Check {
+        private final MethodShape method;
+        private final LockedSpec spec;
+        private final List<String> problems = new ArrayList<>();
+
+        Check(MethodShape method, LockedSpec spec) {
+            this.method = method;
+            this.spec = spec;
+        }
+
+        Result run() {
+            String name = spec.value().isBlank()
+                    ? defaultLockName(method)
+                    : spec.value().trim();
+            if (name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+                member(
+                        "value",
+                        "'" + name + "' contains '{' or '}', which Redis Cluster reads as a hash tag and which would"
+                                + " put Redisson's side keys of the lock in another slot than the lock",
+                        "Remove the braces; keys rendered from arguments are escaped for you");
+            }
+            List<LockPlan.BoundTemplate> keys = new ArrayList<>();
+            for (String source : spec.key()) {
+                bind(source).ifPresent(keys::add);
+            }
+            LockType type =
+                    perLock(name, "type").map(e -> enumValue(LockType.class, e)).orElse(spec.type());
+            Duration wait = perLock(name, "wait-time")
+                    .map(e -> PadlockSettings.duration(
+                            e.getKey() + " (lock of " + method.display() + ")", e.getValue(), problems))
+                    .orElseGet(() -> spec.waitTime().isBlank()
+                            ? global.waitTime()
+                            : memberDuration("waitTime", spec.waitTime()));
+            // Not Optional.map: a per-lock lease of null (the watchdog) must still win over the annotation.
+            Optional<Map.Entry<String, String>> leaseKey = perLock(name, "lease-time");
+            Duration lease = leaseKey.isPresent()
+                    ? PadlockSettings.lease(
+                            leaseKey.get().getKey() + " (lock of " + method.display() + ")",
+                            leaseKey.get().getValue(),
+                            problems)
+                    : spec.leaseTime().isBlank() ? global.leaseTime() : memberLease(spec.leaseTime());
+            Optional<Map.Entry<String, String>> failureKey = perLock(name, "on-failure");
+            OnFailure onFailure =
+                    failureKey.map(e -> enumValue(OnFailure.class, e)).orElse(spec.onFailure());
+
+            ReturnKind returnKind = returnKind();
+            if (onFailure == OnFailure.SKIP && returnKind == ReturnKind.PRIMITIVE) {
+                String reason = "SKIP has nothing to return for the primitive return type "
+                        + method.returnType().name();
+                String fix = "Return a wrapper (e.g. "
+                        + boxed(method.returnType().name()) + ", null when skipped), an Optional, or use THROW";
+                if (failureKey.isPresent()) {
+                    config(failureKey.get().getKey(), reason, fix);
+                } else {
+                    member("onFailure", reason, fix);
+                }
+            }
+            if (!problems.isEmpty()) {
+                return new Result(null, List.copyOf(problems));
+            }
+            LockSettings settings = new LockSettings(type, wait, lease, onFailure);
+            LockPlan plan = new LockPlan(
+                    method.display(), name, global.keyPrefix() + name, List.copyOf(keys), settings, returnKind);
+            return new Result(plan, List.of());
+        }
+
+        private ReturnKind returnKind() {
+            TypeShape returned = method.returnType();
+            for (String deferred : ReturnKind.UNSUPPORTED_DEFERRED) {
+                if (returned.isAssignableTo(deferred)) {
+                    problems.add("Invalid @Locked on " + method.display() + ": it returns " + returned.name()
+                            + ", whose work runs after the method returns, so the lock would be released before"
+                            + " the work is done. Return a CompletionStage or CompletableFuture (held until it"
+                            + " completes), or a plain value.");
+                    return ReturnKind.BLOCKING;
+                }
+            }
+            ReturnKind kind = ReturnKind.of(returned);
+            if (kind != ReturnKind.COMPLETION_STAGE
+                    && returned.isAssignableTo("java.util.concurrent.CompletionStage")) {
+                problems.add("Invalid @Locked on " + method.display() + ": it returns " + returned.name()
+                        + ", a CompletionStage subtype. Declare the return type as CompletionStage or"
+                        + " CompletableFuture so the lock can be held until the result completes.");
+            }
+            return kind;
+        }
+
+        private Optional<LockPlan.BoundTemplate> bind(String source) {
+            KeyTemplate template;
+            try {
+                template = KeyTemplate.parse(source);
+            } catch (IllegalArgumentException e) {
+                member("key", e.getMessage(), "Write placeholders as {name}, {0} or {name.property}");
+                return Optional.empty();
+            }
+            List<Integer> indexes = new ArrayList<>();
+            for (KeyTemplate.Placeholder p : template.placeholders()) {
+                Integer index = parameterIndex(p);
+                if (index == null) {
+                    return Optional.empty();
+                }
+                if (!followPath(p, index)) {
+                    return Optional.empty();
+                }
+                indexes.add(index);
+            }
+            return Optional.of(new LockPlan.BoundTemplate(template, List.copyOf(indexes)));
+        }
+
+        private Integer parameterIndex(KeyTemplate.Placeholder p) {
+            List<MethodShape.Parameter> params = method.parameters();
+            if (params.isEmpty()) {
+                member(
+                        "key",
+                        p.text() + " refers to an argument, but the method has no parameters",
+                        "Remove the key, or lock on a constant lock name with value");
+                return null;
+            }
+            if (p.isPositional()) {
+                int index;
+                try {
+                    index = Integer.parseInt(p.root());
+                } catch (NumberFormatException e) {
+                    index = Integer.MAX_VALUE;
+                }
+                if (index >= params.size()) {
+                    member(
+                            "key",
+                            p.text() + " is out of range: the method has " + params.size() + " parameter(s)",
+                            "Use {0} to {" + (params.size() - 1) + "}");
+                    return null;
+                }
+                return index;
+            }
+            boolean namesMissing = params.stream().anyMatch(param -> param.name() == null);
+            if (namesMissing) {
+                member(
+                        "key",
+                        p.text() + " names a parameter, but " + method.declaringClass()
+                                + " was compiled without parameter names",
+                        "Compile with -parameters (maven-compiler-plugin <parameters>true</parameters>, Gradle"
+                                + " options.compilerArgs << '-parameters'), or refer to it by position such as {0}");
+                return null;
+            }
+            for (int i = 0; i < params.size(); i++) {
+                if (params.get(i).name().equals(p.root())) {
+                    return i;
+                }
+            }
+            member(
+                    "key",
+                    p.text() + " names no parameter of the method",
+                    "Use one of "
+                            + params.stream().map(MethodShape.Parameter::name).collect(Collectors.joining(", "))
+                            + ", or a position such as {0}");
+            return null;
+        }
+
+        private boolean followPath(KeyTemplate.Placeholder p, int index) {
+            TypeShape current = method.parameters().get(index).type();
+            String reached = p.root();
+            for (String property : p.path()) {
+                if (current.isPrimitive()) {
+                    member(
+                            "key",
+                            p.text() + ": " + reached + " is a " + current.name() + ", which has no properties",
+                            "Stop the path at " + reached);
+                    return false;
+                }
+                Optional<? extends TypeShape> next = current.property(property);
+                if (next.isEmpty()) {
+                    member(
+                            "key",
+                            p.text() + ": " + PropertyRule.describeMissing(current, property),
+                            "Fix the path, or add a public getter");
+                    return false;
+                }
+                current = next.get();
+                reached = reached + "." + property;
+            }
+            return true;
+        }
+
+        private Duration memberDuration(String member, String value) {
+            try {
+                return DurationText.parse(value);
+            } catch (IllegalArgumentException e) {
+                member(member, e.getMessage(), "Fix the value, or leave it empty to use padlock.wait-time");
+                return PadlockSettings.DEFAULT_WAIT_TIME;
+            }
+        }
+
+        private Duration memberLease(String value) {
+            if (value.trim().equalsIgnoreCase(PadlockSettings.WATCHDOG)) {
+                return null;
+            }
+            try {
+                Duration d = DurationText.parse(value);
+                if (d.isZero()) {
+                    member(
+                            "leaseTime",
+                            "a lease of 0 would free the lock at once",
+                            "Set a positive lease, or leave it empty so the watchdog renews the lock");
+                    return null;
+                }
+                return d;
+            } catch (IllegalArgumentException e) {
+                member("leaseTime", e.getMessage(), "Fix the value, or leave it empty so the watchdog renews the lock");
+                return null;
+            }
+        }
+
+        private Optional<Map.Entry<String, String>> perLock(String lock, String property) {
+            return config.perLock(lock, property);
+        }
+
+        private <E extends Enum<E>> E enumValue(Class<E> type, Map.Entry<String, String> setting) {
+            String v = setting.getValue().trim().replace('-', '_').toUpperCase(Locale.ROOT);
+            for (E constant : type.getEnumConstants()) {
+                if (constant.name().equals(v)) {
+                    return constant;
+                }
+            }
+            config(
+                    setting.getKey(),
+                    "'" + setting.getValue() + "' is not a " + type.getSimpleName(),
+                    "Use one of "
+                            + java.util.Arrays.stream(type.getEnumConstants())
+                                    .map(c -> c.name().toLowerCase(Locale.ROOT))
+                                    .collect(Collectors.joining(", ")));
+            return type.getEnumConstants()[0];
+        }
+
+        private void member(String member, String reason, String fix) {
+            problems.add("Invalid @Locked." + member + " on " + method.display() + ": " + reason + ". " + fix + ".");
+        }
+
+        private void config(String key, String reason, String fix) {
+            problems.add("Invalid " + key + " (lock of " + method.display() + "): " + reason + ". " + fix + ".");
+        }
+    }
+
+    private static String boxed(String primitive) {
+        switch (primitive) {
+            case "int":
+                return "Integer";
+            case "char":
+                return "Character";
+            default:
+                return Character.toUpperCase(primitive.charAt(0)) + primitive.substring(1);
+        }
+    }
+}

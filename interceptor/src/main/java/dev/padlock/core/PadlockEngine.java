@@ -1,0 +1,100 @@
+package dev.padlock.core;
+
+import dev.padlock.LockException;
+import dev.padlock.Locked;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The operations of every {@code @Locked} method of one application, computed at deployment. The
+ * interceptor only looks one up and runs it.
+ */
+public final class PadlockEngine {
+
+    private final Map<Method, LockOperation> operations = new ConcurrentHashMap<>();
+    private final LockedMethodValidator validator;
+    private final Supplier<RedissonClient> client;
+
+    public PadlockEngine(LockedMethodValidator validator, Supplier<RedissonClient> client) {
+        this.validator = validator;
+        this.client = client;
+    }
+
+    /** Registers the operation of a method validated at deployment. */
+    public void register(Method method, LockPlan plan) {
+        operations.put(method, LockOperation.of(plan, method, client));
+    }
+
+    public int size() {
+        return operations.size();
+    }
+
+    public LockOperation operation(InvocationContext ctx) {
+        LockOperation op = operations.get(ctx.getMethod());
+        return op != null ? op : planLate(ctx);
+    }
+
+    /**
+     * A method deployment did not report (a container that does not announce every type): plan it now from
+     * the binding the container hands over, with the same rules, once.
+     */
+    private LockOperation planLate(InvocationContext ctx) {
+        Method method = ctx.getMethod();
+        return operations.computeIfAbsent(method, m -> {
+            LockedMethodValidator.Result result =
+                    validator.validate(ReflectedShapes.of(m), LockedSpec.of(binding(ctx)));
+            if (!result.isValid()) {
+                throw new LockException(String.join("\n", result.problems()));
+            }
+            return LockOperation.of(result.plan(), m, client);
+        });
+    }
+
+    /**
+     * Context-data keys under which Weld and ArC hand over the resolved bindings, for containers older than
+     * Interceptors 2.2.
+     */
+    private static final String[] BINDING_KEYS = {
+        "org.jboss.weld.interceptor.bindings", "io.quarkus.arc.interceptorBindings"
+    };
+
+    /**
+     * The binding the container resolved (class or method level, stereotypes included), else what
+     * reflection sees on the method and then its class.
+     */
+    static Locked binding(InvocationContext ctx) {
+        try {
+            Locked bound = ctx.getInterceptorBinding(Locked.class);
+            if (bound != null) {
+                return bound;
+            }
+        } catch (UnsupportedOperationException | NoSuchMethodError e) {
+            // a container implementing Interceptors 2.1 or older: try the next sources
+        }
+        for (String key : BINDING_KEYS) {
+            if (ctx.getContextData().get(key) instanceof Iterable<?> bindings) {
+                for (Object binding : bindings) {
+                    if (binding instanceof Locked locked) {
+                        return locked;
+                    }
+                }
+            }
+        }
+        Method method = ctx.getMethod();
+        Locked onMethod = method.getAnnotation(Locked.class);
+        if (onMethod != null) {
+            return onMethod;
+        }
+        Object target = ctx.getTarget();
+        Locked onType = (target != null ? target.getClass() : method.getDeclaringClass()).getAnnotation(Locked.class);
+        if (onType == null) {
+            throw new LockException(
+                    "No @Locked binding found for " + method + "; this is a Padlock bug, please report it");
+        }
+        return onType;
+    }
+}

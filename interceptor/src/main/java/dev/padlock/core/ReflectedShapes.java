@@ -1,0 +1,120 @@
+package dev.padlock.core;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** {@link MethodShape} and {@link TypeShape} over reflection, used by the portable extension and at run time. */
+public final class ReflectedShapes {
+
+    private ReflectedShapes() {}
+
+    public static MethodShape of(Method method) {
+        return new ReflectedMethod(method);
+    }
+
+    public static ReflectedType of(Class<?> type) {
+        return new ReflectedType(type, null);
+    }
+
+    record ReflectedMethod(Method method) implements MethodShape {
+        @Override
+        public String declaringClass() {
+            return method.getDeclaringClass().getName();
+        }
+
+        @Override
+        public String name() {
+            return method.getName();
+        }
+
+        @Override
+        public List<Parameter> parameters() {
+            List<Parameter> result = new ArrayList<>();
+            for (java.lang.reflect.Parameter p : method.getParameters()) {
+                result.add(new Parameter(p.isNamePresent() ? p.getName() : null, of(p.getType())));
+            }
+            return result;
+        }
+
+        @Override
+        public TypeShape returnType() {
+            return of(method.getReturnType());
+        }
+    }
+
+    /** A type, and the member that led to it when it was reached through a property. */
+    public record ReflectedType(Class<?> type, Member via) implements TypeShape {
+        @Override
+        public String name() {
+            return type.getName();
+        }
+
+        @Override
+        public boolean isPrimitive() {
+            return type.isPrimitive() && type != void.class;
+        }
+
+        @Override
+        public boolean isVoid() {
+            return type == void.class;
+        }
+
+        @Override
+        public boolean isAssignableTo(String className) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                if (c.getName().equals(className) || implementsNamed(c, className)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean implementsNamed(Class<?> c, String className) {
+            for (Class<?> i : c.getInterfaces()) {
+                if (i.getName().equals(className) || implementsNamed(i, className)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Optional<ReflectedType> property(String property) {
+            if (type.isPrimitive() || type.isArray()) {
+                return Optional.empty();
+            }
+            for (String getter : PropertyRule.getterNames(property)) {
+                try {
+                    Method m = type.getMethod(getter);
+                    if (m.getReturnType() != void.class && !Modifier.isStatic(m.getModifiers())) {
+                        return Optional.of(new ReflectedType(m.getReturnType(), m));
+                    }
+                } catch (NoSuchMethodException ignored) {
+                    // try the next form
+                }
+            }
+            if (type.isRecord()) {
+                for (RecordComponent rc : type.getRecordComponents()) {
+                    if (rc.getName().equals(property)) {
+                        return Optional.of(new ReflectedType(rc.getType(), rc.getAccessor()));
+                    }
+                }
+            }
+            try {
+                Field f = type.getField(property);
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    return Optional.of(new ReflectedType(f.getType(), f));
+                }
+            } catch (NoSuchFieldException ignored) {
+                // nothing matches
+            }
+            return Optional.empty();
+        }
+    }
+}
