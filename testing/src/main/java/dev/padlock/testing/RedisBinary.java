@@ -1,0 +1,109 @@
+package dev.padlock.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** A redis-server executable and what the harness must know about its version to configure it. */
+final class RedisBinary {
+    static final String LOG_FILE = "redis.log";
+
+    private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.");
+    private static final Map<Path, RedisBinary> PROBED = new ConcurrentHashMap<>();
+
+    private final Path path;
+    private final String origin;
+    private final int majorVersion;
+
+    private RedisBinary(Path path, String origin, int majorVersion) {
+        this.path = path;
+        this.origin = origin;
+        this.majorVersion = majorVersion;
+    }
+
+    static RedisBinary of(Path path, String origin) {
+        return PROBED.computeIfAbsent(path, p -> new RedisBinary(p, origin, probeMajorVersion(p, origin)));
+    }
+
+    private static int probeMajorVersion(Path path, String origin) {
+        Process process;
+        try {
+            process = new ProcessBuilder(path.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "Cannot run the redis-server binary " + path + " (from " + origin + "): " + e.getMessage(), e);
+        }
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(
+                        "Timed out after 10 s waiting for `" + path + " --version` (from " + origin + ") to finish");
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            Matcher matcher = VERSION.matcher(output);
+            // Unknown versions get the most conservative configuration rather than a refusal.
+            return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the version of " + path + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IllegalStateException("Interrupted while probing " + path, e);
+        }
+    }
+
+    Path path() {
+        return path;
+    }
+
+    String origin() {
+        return origin;
+    }
+
+    /** CLUSTER ADDSLOTSRANGE, SHUTDOWN options and enable-debug-command all arrived in 7.0. */
+    boolean isAtLeast7() {
+        return majorVersion >= 7;
+    }
+
+    /** A throwaway, loopback-only, persistence-free node. */
+    List<String> standaloneArguments(int port, Path dir) {
+        List<String> args = new ArrayList<>(List.of(
+                "--port",
+                String.valueOf(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                dir.toString(),
+                "--logfile",
+                dir.resolve(LOG_FILE).toString(),
+                "--daemonize",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                // Diskless sync otherwise waits 5 s for more replicas before the first full sync.
+                "--repl-diskless-sync-delay",
+                "0"));
+        if (isAtLeast7()) {
+            // Lock tests want DEBUG SLEEP and friends to simulate a stalled server.
+            args.add("--enable-debug-command");
+            args.add("local");
+        }
+        return args;
+    }
+
+    @Override
+    public String toString() {
+        return path + " (from " + origin + ")";
+    }
+}

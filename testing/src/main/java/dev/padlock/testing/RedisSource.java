@@ -1,0 +1,198 @@
+package dev.padlock.testing;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Where the Redis for a test comes from: an address, a redis-server binary, a container, in that
+ * order. The decision is a pure function of its inputs so the order itself is unit tested; only
+ * {@link #detect} touches the real system properties, environment, PATH and container runtime.
+ */
+public final class RedisSource {
+    static final String ADDRESS_PROPERTY = "padlock.test.redis";
+    static final String ADDRESS_ENV = "PADLOCK_TEST_REDIS";
+    static final String BINARY_PROPERTY = "padlock.test.redis-server";
+    static final String BINARY_ENV = "PADLOCK_TEST_REDIS_SERVER";
+    static final String BINARY_NAME = "redis-server";
+
+    static final String WAY_ADDRESS = "-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)";
+    static final String WAY_BINARY = "install redis-server (apt-get install redis-server / brew install redis) or point"
+            + " -Dpadlock.test.redis-server=/path/to/redis-server (or PADLOCK_TEST_REDIS_SERVER)";
+    static final String WAY_CONTAINER = "start Docker so Testcontainers can run redis:7"
+            + " (needs org.testcontainers:testcontainers on the test classpath)";
+
+    private static final String TESTCONTAINERS_PROBE_CLASS = "org.testcontainers.DockerClientFactory";
+    private static volatile Boolean containerRuntimeAnswers;
+
+    enum Kind {
+        ADDRESS,
+        BINARY,
+        CONTAINER
+    }
+
+    enum Need {
+        SINGLE_NODE("a single Redis node"),
+        CLUSTER("a Redis cluster"),
+        SENTINEL("a Redis sentinel setup");
+
+        private final String description;
+
+        Need(String description) {
+            this.description = description;
+        }
+    }
+
+    private final Kind kind;
+    private final String address;
+    private final Path binary;
+    private final String origin;
+
+    private RedisSource(Kind kind, String address, Path binary, String origin) {
+        this.kind = kind;
+        this.address = address;
+        this.binary = binary;
+        this.origin = origin;
+    }
+
+    static RedisSource detect(Need need) {
+        return resolve(
+                need,
+                System::getProperty,
+                System::getenv,
+                () -> findOnPath(System.getenv("PATH")),
+                RedisSource::containerRuntimeAnswers);
+    }
+
+    /**
+     * @param properties system properties by name (null when unset)
+     * @param environment environment variables by name (null when unset)
+     * @param pathLookup finds redis-server on the PATH; only asked when no binary is configured
+     * @param containerRuntime whether a container runtime answers; only asked as the last resort,
+     *     because probing Docker is slow and noisy
+     */
+    static RedisSource resolve(
+            Need need,
+            Function<String, String> properties,
+            Function<String, String> environment,
+            Supplier<Optional<Path>> pathLookup,
+            BooleanSupplier containerRuntime) {
+        String addressProperty = nonBlank(properties.apply(ADDRESS_PROPERTY));
+        String addressEnv = nonBlank(environment.apply(ADDRESS_ENV));
+        if (need == Need.SINGLE_NODE) {
+            if (addressProperty != null) {
+                return new RedisSource(Kind.ADDRESS, addressProperty, null, "-D" + ADDRESS_PROPERTY);
+            }
+            if (addressEnv != null) {
+                return new RedisSource(Kind.ADDRESS, addressEnv, null, "environment variable " + ADDRESS_ENV);
+            }
+        }
+        String binaryProperty = nonBlank(properties.apply(BINARY_PROPERTY));
+        if (binaryProperty != null) {
+            return new RedisSource(Kind.BINARY, null, Paths.get(binaryProperty), "-D" + BINARY_PROPERTY);
+        }
+        String binaryEnv = nonBlank(environment.apply(BINARY_ENV));
+        if (binaryEnv != null) {
+            return new RedisSource(Kind.BINARY, null, Paths.get(binaryEnv), "environment variable " + BINARY_ENV);
+        }
+        Optional<Path> onPath = pathLookup.get();
+        if (onPath.isPresent()) {
+            return new RedisSource(Kind.BINARY, null, onPath.get(), BINARY_NAME + " on the PATH");
+        }
+        boolean containers = containerRuntime.getAsBoolean();
+        if (need == Need.SINGLE_NODE) {
+            if (containers) {
+                return new RedisSource(Kind.CONTAINER, null, null, "Testcontainers");
+            }
+            throw new NoRedisAvailableException("No Redis is available for the tests, and they must not be skipped."
+                    + " Get one in any of these ways:\n  1. " + WAY_ADDRESS + "\n  2. " + WAY_BINARY + "\n  3. "
+                    + WAY_CONTAINER);
+        }
+        StringBuilder message = new StringBuilder("A test needs ")
+                .append(need.description)
+                .append(", which the harness can only start from a redis-server binary, and none was found. ")
+                .append("To get one: ")
+                .append(WAY_BINARY)
+                .append('.');
+        if (addressProperty != null || addressEnv != null) {
+            message.append(" The Redis address given by ")
+                    .append(addressProperty != null ? "-D" + ADDRESS_PROPERTY : ADDRESS_ENV)
+                    .append(" serves only single-node tests.");
+        }
+        if (containers) {
+            message.append(" A container runtime answers, but containers serve only single-node tests.");
+        }
+        throw new NoRedisAvailableException(message.toString());
+    }
+
+    static Optional<Path> findOnPath(String path) {
+        if (path == null || path.isEmpty()) {
+            return Optional.empty();
+        }
+        for (String directory : path.split(File.pathSeparator)) {
+            if (directory.isEmpty()) {
+                continue;
+            }
+            Path candidate = Paths.get(directory, BINARY_NAME);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean containerRuntimeAnswers() {
+        Boolean known = containerRuntimeAnswers;
+        if (known == null) {
+            known = testcontainersPresent() && TestcontainersRedis.runtimeAnswers();
+            containerRuntimeAnswers = known;
+        }
+        return known;
+    }
+
+    private static boolean testcontainersPresent() {
+        try {
+            Class.forName(TESTCONTAINERS_PROBE_CLASS, false, RedisSource.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static String nonBlank(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    String address() {
+        return address;
+    }
+
+    Path binary() {
+        return binary;
+    }
+
+    String origin() {
+        return origin;
+    }
+
+    @Override
+    public String toString() {
+        switch (kind) {
+            case ADDRESS:
+                return "Redis at " + address + " (from " + origin + ")";
+            case BINARY:
+                return "redis-server binary " + binary + " (from " + origin + ")";
+            default:
+                return "redis:7 container through Testcontainers";
+        }
+    }
+}

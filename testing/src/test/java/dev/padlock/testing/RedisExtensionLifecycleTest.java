@@ -1,0 +1,55 @@
+package dev.padlock.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/** Runs a fixture class on its own, in process, to see what the extension does once the class is over. */
+class RedisExtensionLifecycleTest {
+
+    @Test
+    void serverOfATestClassIsClosedWhenTheClassEnds() {
+        Fixture.server = null;
+
+        TestExecutionSummary summary = run(Fixture.class);
+
+        assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+        assertThat(summary.getTestsFailedCount()).isZero();
+        RedisServer server = Fixture.server;
+        assertThat(server).isNotNull();
+        assertThat(server.isRunning()).isFalse();
+        assertThat(ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
+        assertThat(server.process().directory()).doesNotExist();
+    }
+
+    private static TestExecutionSummary run(Class<?> testClass) {
+        Launcher launcher = LauncherFactory.create();
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        launcher.execute(
+                LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectClass(testClass))
+                        .build(),
+                listener);
+        return listener.getSummary();
+    }
+
+    /** Only run through {@link #run}: surefire leaves out nested classes. */
+    @ExtendWith(RedisExtension.class)
+    static class Fixture {
+        static volatile RedisServer server;
+
+        @Test
+        void usesAServer(RedisServer redis) {
+            server = redis;
+            assertThat(redis.command("PING")).isEqualTo("PONG");
+        }
+    }
+}

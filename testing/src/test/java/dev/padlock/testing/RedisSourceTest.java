@@ -1,0 +1,159 @@
+package dev.padlock.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RedisSourceTest {
+    private static final Path ON_PATH = Paths.get("/opt/bin/redis-server");
+
+    private final Map<String, String> properties = new HashMap<>();
+    private final Map<String, String> environment = new HashMap<>();
+    private int pathLookups;
+    private int containerChecks;
+
+    @Test
+    void addressFromPropertyWinsOverBinaryPathAndContainer() {
+        properties.put("padlock.test.redis", "redis://redis.example:6380");
+        properties.put("padlock.test.redis-server", "/usr/local/bin/redis-server");
+        environment.put("PADLOCK_TEST_REDIS", "redis://other:6381");
+
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(ON_PATH), runtime(true));
+
+        assertThat(source.kind()).isEqualTo(RedisSource.Kind.ADDRESS);
+        assertThat(source.address()).isEqualTo("redis://redis.example:6380");
+        assertThat(pathLookups).isZero();
+        assertThat(containerChecks).isZero();
+    }
+
+    @Test
+    void addressFromEnvironmentIsUsedWhenThePropertyIsUnsetOrBlank() {
+        properties.put("padlock.test.redis", "  ");
+        environment.put("PADLOCK_TEST_REDIS", "redis://from-env:6379");
+
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(ON_PATH), runtime(true));
+
+        assertThat(source.kind()).isEqualTo(RedisSource.Kind.ADDRESS);
+        assertThat(source.address()).isEqualTo("redis://from-env:6379");
+    }
+
+    @Test
+    void clusterAndSentinelIgnoreTheAddressAndUseABinary() {
+        properties.put("padlock.test.redis", "redis://redis.example:6380");
+
+        for (RedisSource.Need need : new RedisSource.Need[] {RedisSource.Need.CLUSTER, RedisSource.Need.SENTINEL}) {
+            RedisSource source = resolve(need, pathHas(ON_PATH), runtime(true));
+
+            assertThat(source.kind()).isEqualTo(RedisSource.Kind.BINARY);
+            assertThat(source.binary()).isEqualTo(ON_PATH);
+        }
+    }
+
+    @Test
+    void binaryFromPropertyComesBeforeEnvironmentAndPath() {
+        properties.put("padlock.test.redis-server", "/custom/redis-server");
+        environment.put("PADLOCK_TEST_REDIS_SERVER", "/env/redis-server");
+
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(ON_PATH), runtime(true));
+
+        assertThat(source.kind()).isEqualTo(RedisSource.Kind.BINARY);
+        assertThat(source.binary()).isEqualTo(Paths.get("/custom/redis-server"));
+        assertThat(pathLookups).isZero();
+        assertThat(containerChecks).isZero();
+    }
+
+    @Test
+    void binaryFromEnvironmentComesBeforePath() {
+        environment.put("PADLOCK_TEST_REDIS_SERVER", "/env/redis-server");
+
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(ON_PATH), runtime(true));
+
+        assertThat(source.binary()).isEqualTo(Paths.get("/env/redis-server"));
+        assertThat(pathLookups).isZero();
+    }
+
+    @Test
+    void binaryOnThePathIsUsedWhenNothingIsConfiguredWithoutAskingForContainers() {
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(ON_PATH), runtime(true));
+
+        assertThat(source.kind()).isEqualTo(RedisSource.Kind.BINARY);
+        assertThat(source.binary()).isEqualTo(ON_PATH);
+        assertThat(source.origin()).contains("PATH");
+        assertThat(containerChecks).isZero();
+    }
+
+    @Test
+    void containerIsTheLastResortForASingleNode() {
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(true));
+
+        assertThat(source.kind()).isEqualTo(RedisSource.Kind.CONTAINER);
+        assertThat(pathLookups).isEqualTo(1);
+        assertThat(containerChecks).isEqualTo(1);
+    }
+
+    @Test
+    void nothingAtAllFailsNamingAllThreeWaysToGetRedis() {
+        assertThatThrownBy(() -> resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(false)))
+                .isInstanceOf(NoRedisAvailableException.class)
+                .hasMessageContaining("-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)")
+                .hasMessageContaining("install redis-server (apt-get install redis-server / brew install redis)"
+                        + " or point -Dpadlock.test.redis-server=/path/to/redis-server")
+                .hasMessageContaining("start Docker so Testcontainers can run redis:7");
+    }
+
+    @Test
+    void clusterWithOnlyAContainerRuntimeSaysABinaryIsNeeded() {
+        properties.put("padlock.test.redis", "redis://redis.example:6380");
+
+        assertThatThrownBy(() -> resolve(RedisSource.Need.CLUSTER, pathHas(null), runtime(true)))
+                .isInstanceOf(NoRedisAvailableException.class)
+                .hasMessageContaining("a Redis cluster")
+                .hasMessageContaining("redis-server binary")
+                .hasMessageContaining("-Dpadlock.test.redis-server=/path/to/redis-server")
+                .hasMessageContaining("serves only single-node tests");
+    }
+
+    @Test
+    void pathLookupFindsOnlyAnExecutableRedisServer(@TempDir Path temp) throws IOException {
+        Path notExecutable = Files.createDirectories(temp.resolve("a")).resolve("redis-server");
+        Files.writeString(notExecutable, "");
+        Path executable = Files.createDirectories(temp.resolve("b")).resolve("redis-server");
+        Files.writeString(executable, "");
+        Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String path = temp.resolve("missing") + ":" + notExecutable.getParent() + ":" + executable.getParent();
+
+        assertThat(RedisSource.findOnPath(path)).contains(executable);
+        assertThat(RedisSource.findOnPath(temp.resolve("a").toString())).isEmpty();
+        assertThat(RedisSource.findOnPath(null)).isEmpty();
+    }
+
+    private RedisSource resolve(RedisSource.Need need, Supplier<Optional<Path>> path, BooleanSupplier runtime) {
+        return RedisSource.resolve(need, properties::get, environment::get, path, runtime);
+    }
+
+    private Supplier<Optional<Path>> pathHas(Path binary) {
+        return () -> {
+            pathLookups++;
+            return Optional.ofNullable(binary);
+        };
+    }
+
+    private BooleanSupplier runtime(boolean answers) {
+        return () -> {
+            containerChecks++;
+            return answers;
+        };
+    }
+}
