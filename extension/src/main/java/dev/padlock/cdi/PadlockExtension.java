@@ -235,6 +235,9 @@ public class PadlockExtension implements Extension {
 
     void ready(@Observes AfterDeploymentValidation event) {
         plans.clear(); // handed to the engine; nothing else needs them
+        if (managedClient != null && problems.isEmpty()) {
+            managedClient.connectInBackground();
+        }
     }
 
     void shutdown(@Observes BeforeShutdown event) {

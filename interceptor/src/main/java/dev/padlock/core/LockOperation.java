@@ -4,7 +4,6 @@ import dev.padlock.LockNotAcquiredException;
 import dev.padlock.OnFailure;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 import org.redisson.api.RLock;
@@ -52,7 +51,21 @@ public abstract class LockOperation {
     /** The locks of this call, one per distinct rendered key, in sorted key order. */
     final RLock[] locksFor(Object[] args) {
         String[] names = keys.render(args);
-        RedissonClient redisson = client.get();
+        if (Thread.currentThread().isInterrupted()) {
+            // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
+            throw notAcquired(names[0], "the calling thread was interrupted", new InterruptedException());
+        }
+        RedissonClient redisson;
+        try {
+            redisson = client.get();
+        } catch (RuntimeException e) {
+            // Fail closed: no client, no lock, no method body.
+            boolean interrupted = e.getCause() instanceof InterruptedException;
+            throw notAcquired(
+                    names[0],
+                    interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
+                    interrupted ? e.getCause() : e);
+        }
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
             locks[i] = strategy.lock(redisson, names[i]);
@@ -76,25 +89,24 @@ public abstract class LockOperation {
             } catch (InterruptedException e) {
                 releaseAll(locks, i, owner);
                 Thread.currentThread().interrupt();
-                throw notAcquired(locks[i], "the calling thread was interrupted", e);
+                throw notAcquired(locks[i].getName(), "the calling thread was interrupted", e);
             } catch (ExecutionException e) {
                 releaseAll(locks, i, owner);
-                throw notAcquired(locks[i], "Redis could not be asked", Acquisition.unwrap(e));
+                throw notAcquired(locks[i].getName(), "Redis could not be asked", Acquisition.unwrap(e));
             }
             if (!taken) {
                 releaseAll(locks, i, owner);
                 if (plan.settings().onFailure() == OnFailure.SKIP) {
                     return false;
                 }
-                throw notAcquired(locks[i], "it is held by another caller", null);
+                throw notAcquired(locks[i].getName(), "it is held by another caller", null);
             }
         }
         return true;
     }
 
-    private LockNotAcquiredException notAcquired(RLock lock, String reason, Throwable cause) {
-        return new LockNotAcquiredException(
-                lock.getName(), plan.method(), plan.settings().waitTime(), reason, cause);
+    private LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
+        return new LockNotAcquiredException(key, plan.method(), plan.settings().waitTime(), reason, cause);
     }
 
     /** Releases the first {@code count} locks, last taken first, and reports any that was already lost. */
@@ -122,10 +134,5 @@ public abstract class LockOperation {
                             + " could not be released (" + failure + "); Redis frees it when its lease or the watchdog"
                             + " timeout runs out.");
         }
-    }
-
-    /** For messages: the configured wait. */
-    final Duration waitTime() {
-        return plan.settings().waitTime();
     }
 }

@@ -1,0 +1,173 @@
+package dev.padlock.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.padlock.LockNotAcquiredException;
+import dev.padlock.LockType;
+import dev.padlock.Locked;
+import dev.padlock.testing.RedisExtension;
+import dev.padlock.testing.RedisServer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Each type excludes a second caller while held (wait 0 fails), except READ, which two readers share, and
+ * which WRITE excludes.
+ */
+@ExtendWith(RedisExtension.class)
+class LockTypesTest {
+
+    @ApplicationScoped
+    public static class Typed {
+        @Locked(value = "t-reentrant", waitTime = "0")
+        public <T> T reentrant(Supplier<T> body) {
+            return body.get();
+        }
+
+        @Locked(value = "t-fair", type = LockType.FAIR, waitTime = "0")
+        public <T> T fair(Supplier<T> body) {
+            return body.get();
+        }
+
+        @Locked(value = "t-spin", type = LockType.SPIN, waitTime = "0")
+        public <T> T spin(Supplier<T> body) {
+            return body.get();
+        }
+
+        @Locked(value = "t-fenced", type = LockType.FENCED, waitTime = "0")
+        public <T> T fenced(Supplier<T> body) {
+            return body.get();
+        }
+
+        @Locked(value = "t-rw", type = LockType.READ, waitTime = "0")
+        public <T> T read(Supplier<T> body) {
+            return body.get();
+        }
+
+        @Locked(value = "t-rw", type = LockType.WRITE, waitTime = "0")
+        public <T> T write(Supplier<T> body) {
+            return body.get();
+        }
+    }
+
+    interface Call {
+        <T> T run(Typed bean, Supplier<T> body);
+    }
+
+    /** Runs {@code outer} holding its lock in another thread, and {@code inner} while it is held. */
+    private static Object whileHeld(Typed bean, Call outer, Call inner) throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Object> holder = CompletableFuture.supplyAsync(() -> outer.run(bean, () -> {
+            entered.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "outer";
+        }));
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        try {
+            return inner.run(bean, () -> "inner ran");
+        } catch (RuntimeException e) {
+            return e;
+        } finally {
+            release.countDown();
+            holder.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void everyExclusiveTypeExcludesASecondCaller(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
+            Typed bean = app.bean(Typed.class);
+            Call[] exclusive = {
+                new Call() {
+                    public <T> T run(Typed b, Supplier<T> body) {
+                        return b.reentrant(body);
+                    }
+                },
+                new Call() {
+                    public <T> T run(Typed b, Supplier<T> body) {
+                        return b.fair(body);
+                    }
+                },
+                new Call() {
+                    public <T> T run(Typed b, Supplier<T> body) {
+                        return b.spin(body);
+                    }
+                },
+                new Call() {
+                    public <T> T run(Typed b, Supplier<T> body) {
+                        return b.fenced(body);
+                    }
+                },
+                new Call() {
+                    public <T> T run(Typed b, Supplier<T> body) {
+                        return b.write(body);
+                    }
+                }
+            };
+            for (Call call : exclusive) {
+                Object second = whileHeld(bean, call, call);
+                assertThat(second).isInstanceOf(LockNotAcquiredException.class);
+                assertThat(call.run(bean, () -> "free again")).isEqualTo("free again");
+            }
+            assertThat(redis.command("KEYS", "padlock:*")).asList().isEmpty();
+        }
+    }
+
+    @Test
+    void readersShareAndAWriterExcludesThem(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
+            Typed bean = app.bean(Typed.class);
+            Call read = new Call() {
+                public <T> T run(Typed b, Supplier<T> body) {
+                    return b.read(body);
+                }
+            };
+            Call write = new Call() {
+                public <T> T run(Typed b, Supplier<T> body) {
+                    return b.write(body);
+                }
+            };
+            assertThat(whileHeld(bean, read, read)).isEqualTo("inner ran");
+            assertThat(whileHeld(bean, write, read)).isInstanceOf(LockNotAcquiredException.class);
+            assertThat(whileHeld(bean, read, write)).isInstanceOf(LockNotAcquiredException.class);
+        }
+    }
+
+    @Test
+    void theNotAcquiredExceptionNamesKeyMethodAndWait(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
+            Typed bean = app.bean(Typed.class);
+            Call reentrant = new Call() {
+                public <T> T run(Typed b, Supplier<T> body) {
+                    return b.reentrant(body);
+                }
+            };
+            Object failure = whileHeld(bean, reentrant, reentrant);
+            assertThat(failure).isInstanceOfSatisfying(LockNotAcquiredException.class, e -> {
+                assertThat(e.getLockKey()).isEqualTo("padlock:t-reentrant");
+                assertThat(e.getMethod()).endsWith("LockTypesTest$Typed#reentrant(Supplier)");
+                assertThat(e.getWaited()).isZero();
+                assertThat(e.getMessage()).contains("held by another caller");
+                assertThat(e.getStackTrace())
+                        .as("contention carries no stack trace")
+                        .isEmpty();
+            });
+            assertThatThrownBy(() -> {
+                        throw (RuntimeException) failure;
+                    })
+                    .isInstanceOf(LockNotAcquiredException.class);
+        }
+    }
+}
