@@ -27,38 +27,39 @@ class LockTypesTest {
     @ApplicationScoped
     public static class Typed {
         @Locked(value = "t-reentrant", waitTime = "0")
-        public <T> T reentrant(Supplier<T> body) {
+        public Object reentrant(Supplier<Object> body) {
             return body.get();
         }
 
         @Locked(value = "t-fair", type = LockType.FAIR, waitTime = "0")
-        public <T> T fair(Supplier<T> body) {
+        public Object fair(Supplier<Object> body) {
             return body.get();
         }
 
         @Locked(value = "t-spin", type = LockType.SPIN, waitTime = "0")
-        public <T> T spin(Supplier<T> body) {
+        public Object spin(Supplier<Object> body) {
             return body.get();
         }
 
         @Locked(value = "t-fenced", type = LockType.FENCED, waitTime = "0")
-        public <T> T fenced(Supplier<T> body) {
+        public Object fenced(Supplier<Object> body) {
             return body.get();
         }
 
         @Locked(value = "t-rw", type = LockType.READ, waitTime = "0")
-        public <T> T read(Supplier<T> body) {
+        public Object read(Supplier<Object> body) {
             return body.get();
         }
 
         @Locked(value = "t-rw", type = LockType.WRITE, waitTime = "0")
-        public <T> T write(Supplier<T> body) {
+        public Object write(Supplier<Object> body) {
             return body.get();
         }
     }
 
+    @FunctionalInterface
     interface Call {
-        <T> T run(Typed bean, Supplier<T> body);
+        Object run(Typed bean, Supplier<Object> body);
     }
 
     /** Runs {@code outer} holding its lock in another thread, and {@code inner} while it is held. */
@@ -89,33 +90,7 @@ class LockTypesTest {
     void everyExclusiveTypeExcludesASecondCaller(RedisServer redis) throws Exception {
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
             Typed bean = app.bean(Typed.class);
-            Call[] exclusive = {
-                new Call() {
-                    public <T> T run(Typed b, Supplier<T> body) {
-                        return b.reentrant(body);
-                    }
-                },
-                new Call() {
-                    public <T> T run(Typed b, Supplier<T> body) {
-                        return b.fair(body);
-                    }
-                },
-                new Call() {
-                    public <T> T run(Typed b, Supplier<T> body) {
-                        return b.spin(body);
-                    }
-                },
-                new Call() {
-                    public <T> T run(Typed b, Supplier<T> body) {
-                        return b.fenced(body);
-                    }
-                },
-                new Call() {
-                    public <T> T run(Typed b, Supplier<T> body) {
-                        return b.write(body);
-                    }
-                }
-            };
+            Call[] exclusive = {Typed::reentrant, Typed::fair, Typed::spin, Typed::fenced, Typed::write};
             for (Call call : exclusive) {
                 Object second = whileHeld(bean, call, call);
                 assertThat(second).isInstanceOf(LockNotAcquiredException.class);
@@ -129,16 +104,8 @@ class LockTypesTest {
     void readersShareAndAWriterExcludesThem(RedisServer redis) throws Exception {
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
             Typed bean = app.bean(Typed.class);
-            Call read = new Call() {
-                public <T> T run(Typed b, Supplier<T> body) {
-                    return b.read(body);
-                }
-            };
-            Call write = new Call() {
-                public <T> T run(Typed b, Supplier<T> body) {
-                    return b.write(body);
-                }
-            };
+            Call read = Typed::read;
+            Call write = Typed::write;
             assertThat(whileHeld(bean, read, read)).isEqualTo("inner ran");
             assertThat(whileHeld(bean, write, read)).isInstanceOf(LockNotAcquiredException.class);
             assertThat(whileHeld(bean, read, write)).isInstanceOf(LockNotAcquiredException.class);
@@ -149,11 +116,7 @@ class LockTypesTest {
     void theNotAcquiredExceptionNamesKeyMethodAndWait(RedisServer redis) throws Exception {
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
             Typed bean = app.bean(Typed.class);
-            Call reentrant = new Call() {
-                public <T> T run(Typed b, Supplier<T> body) {
-                    return b.reentrant(body);
-                }
-            };
+            Call reentrant = Typed::reentrant;
             Object failure = whileHeld(bean, reentrant, reentrant);
             assertThat(failure).isInstanceOfSatisfying(LockNotAcquiredException.class, e -> {
                 assertThat(e.getLockKey()).isEqualTo("padlock:t-reentrant");
