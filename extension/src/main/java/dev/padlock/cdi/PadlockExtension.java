@@ -84,11 +84,6 @@ public class PadlockExtension implements Extension {
                     continue;
                 }
                 locked = onType;
-            } else if (!isBusinessMethod(method)) {
-                problems.add("Invalid @Locked on " + ReflectedShapes.of(method).display()
-                        + ": a private, static or final method is not intercepted, so it would run without the"
-                        + " lock. Make it a non-final instance method that callers reach through the bean.");
-                continue;
             }
             plan(method, locked);
         }
@@ -102,10 +97,8 @@ public class PadlockExtension implements Extension {
         }
         LockPlan earlier = plans.putIfAbsent(method, result.plan());
         if (earlier != null && !earlier.equals(result.plan())) {
-            problems.add("Invalid @Locked on " + result.plan().method() + ": the method is inherited by beans whose"
-                    + " class-level @Locked differ (" + earlier.lockName() + " vs "
-                    + result.plan().lockName()
-                    + "). Override the method in the subclass and annotate it there.");
+            problems.add(LockedMethodValidator.inheritedConflict(
+                    result.plan().method(), earlier.lockName(), result.plan().lockName()));
         }
     }
 
@@ -127,6 +120,7 @@ public class PadlockExtension implements Extension {
         return type.getJavaClass().getAnnotation(Locked.class);
     }
 
+    /** Methods a class-level binding applies to; a method-level binding is checked by the validator. */
     private static boolean isBusinessMethod(Method method) {
         int m = method.getModifiers();
         return !Modifier.isPrivate(m)

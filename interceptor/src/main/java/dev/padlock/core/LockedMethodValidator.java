@@ -36,6 +36,16 @@ public final class LockedMethodValidator {
         return new Check(method, spec).run();
     }
 
+    /**
+     * The message when one inherited method is bound differently in two beans: the integrations key operations
+     * by method, so it must have one binding.
+     */
+    public static String inheritedConflict(String method, String lockName, String otherLockName) {
+        return "Invalid @Locked on " + method + ": the method is inherited by beans whose class-level @Locked"
+                + " differ (" + lockName + " vs " + otherLockName + "). Override the method in the subclass and"
+                + " annotate it there.";
+    }
+
     /** The default lock name of a method: {@code <fully.qualified.DeclaringClass>#<method>}. */
     public static String defaultLockName(MethodShape method) {
         return method.declaringClass() + "#" + method.name();
@@ -52,6 +62,12 @@ public final class LockedMethodValidator {
         }
 
         Result run() {
+            if (!method.isInterceptable()) {
+                problems.add("Invalid @Locked on " + method.display() + ": a private, static or final method is"
+                        + " not intercepted, so it would run without the lock. Make it a non-final instance method"
+                        + " that callers reach through the bean.");
+                return new Result(null, List.copyOf(problems));
+            }
             String name = spec.value().isBlank()
                     ? defaultLockName(method)
                     : spec.value().trim();

@@ -18,6 +18,9 @@ public interface MethodShape {
 
     TypeShape returnType();
 
+    /** Whether a container can intercept it: not private, static or final. */
+    boolean isInterceptable();
+
     /** {@code com.acme.Inventory#reserve(String, int)}: how every message names the method. */
     default String display() {
         return declaringClass() + "#" + name()

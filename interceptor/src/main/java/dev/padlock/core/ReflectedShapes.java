@@ -15,14 +15,22 @@ public final class ReflectedShapes {
     private ReflectedShapes() {}
 
     public static MethodShape of(Method method) {
-        return new ReflectedMethod(method);
+        return new ReflectedMethod(method, null);
+    }
+
+    /**
+     * A method whose parameter names are known from elsewhere (the Quarkus build recorded them from Jandex),
+     * so that run time sees the names the build validated even if the class file has none.
+     */
+    public static MethodShape of(Method method, List<String> parameterNames) {
+        return new ReflectedMethod(method, parameterNames);
     }
 
     public static ReflectedType of(Class<?> type) {
         return new ReflectedType(type, null);
     }
 
-    record ReflectedMethod(Method method) implements MethodShape {
+    record ReflectedMethod(Method method, List<String> knownNames) implements MethodShape {
         @Override
         public String declaringClass() {
             return method.getDeclaringClass().getName();
@@ -36,8 +44,11 @@ public final class ReflectedShapes {
         @Override
         public List<Parameter> parameters() {
             List<Parameter> result = new ArrayList<>();
-            for (java.lang.reflect.Parameter p : method.getParameters()) {
-                result.add(new Parameter(p.isNamePresent() ? p.getName() : null, of(p.getType())));
+            java.lang.reflect.Parameter[] params = method.getParameters();
+            for (int i = 0; i < params.length; i++) {
+                java.lang.reflect.Parameter p = params[i];
+                String name = knownNames != null ? knownNames.get(i) : p.isNamePresent() ? p.getName() : null;
+                result.add(new Parameter(name, of(p.getType())));
             }
             return result;
         }
@@ -45,6 +56,12 @@ public final class ReflectedShapes {
         @Override
         public TypeShape returnType() {
             return of(method.getReturnType());
+        }
+
+        @Override
+        public boolean isInterceptable() {
+            int m = method.getModifiers();
+            return !Modifier.isPrivate(m) && !Modifier.isStatic(m) && !Modifier.isFinal(m);
         }
     }
 

@@ -175,6 +175,10 @@ class LockedMethodValidatorTest {
             public TypeShape returnType() {
                 return ReflectedShapes.of(void.class);
             }
+
+            public boolean isInterceptable() {
+                return true;
+            }
         };
         LockedSpec spec = new LockedSpec("", List.of("{sku}"), LockType.REENTRANT, "", "", OnFailure.THROW);
         assertThat(validate(compiledWithoutNames, spec).problems())

@@ -1,0 +1,175 @@
+package dev.padlock.quarkus.runtime.internal;
+
+import dev.padlock.LockType;
+import dev.padlock.OnFailure;
+import dev.padlock.core.ConfigView;
+import dev.padlock.core.LockedMethodValidator;
+import dev.padlock.core.LockedSpec;
+import dev.padlock.core.ManagedClient;
+import dev.padlock.core.NamedLocks;
+import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.PadlockSettings;
+import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.ReflectedShapes;
+import io.quarkus.arc.Arc;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Padlock's state in a running Quarkus application. The build validated templates and types against Jandex;
+ * here the same rules run once more against run-time configuration ({@code padlock.*} may differ from what
+ * the build saw), and any problem stops the start-up, all at once.
+ */
+public final class PadlockRuntime {
+
+    private volatile PadlockEngine engine;
+    private volatile ManagedClient managedClient;
+    private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
+
+    void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
+        ConfigView config = ConfigView.of(ConfigProvider.getConfig());
+        List<String> problems = new ArrayList<>();
+        PadlockSettings settings = PadlockSettings.read(config, problems);
+        RedisConnectionSettings redis = RedisConnectionSettings.read(config, problems);
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        redis.checkConfigFile(loader, problems);
+        LockedMethodValidator validator = new LockedMethodValidator(settings, config);
+
+        PadlockEngine newEngine = new PadlockEngine(validator, new ContainerClient());
+        for (LockedMethod m : methods) {
+            Method method = load(m, loader);
+            LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
+            if (result.isValid()) {
+                newEngine.register(method, result.plan());
+            } else {
+                problems.addAll(result.problems());
+            }
+        }
+        List<NamedLocks.InjectionPoint> injectionPoints = new ArrayList<>();
+        for (NamedLockPoint p : points) {
+            injectionPoints.add(
+                    new NamedLocks.InjectionPoint(p.getName(), NamedLocks.Kind.valueOf(p.getKind()), p.getWhere()));
+        }
+        NamedLocks.Result named = NamedLocks.plan(injectionPoints, settings, config);
+        problems.addAll(named.problems());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(
+                    "Padlock cannot start, " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems));
+        }
+        named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
+        managedClient = new ManagedClient(redis, loader);
+        engine = newEngine;
+    }
+
+    private static List<String> names(LockedMethod m) {
+        List<String> names = new ArrayList<>();
+        for (String n : m.getParameterNames()) {
+            names.add(n.isEmpty() ? null : n);
+        }
+        return names;
+    }
+
+    private static LockedSpec spec(LockedMethod m) {
+        return new LockedSpec(
+                m.getValue(),
+                List.copyOf(m.getKey()),
+                LockType.valueOf(m.getType()),
+                m.getWaitTime(),
+                m.getLeaseTime(),
+                OnFailure.valueOf(m.getOnFailure()));
+    }
+
+    private static Method load(LockedMethod m, ClassLoader loader) {
+        try {
+            Class<?> owner = Class.forName(m.getDeclaringClass(), false, loader);
+            Class<?>[] types = new Class<?>[m.getParameterTypes().size()];
+            for (int i = 0; i < types.length; i++) {
+                types[i] = type(m.getParameterTypes().get(i), loader);
+            }
+            return owner.getDeclaredMethod(m.getName(), types);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(
+                    "Padlock cannot find the @Locked method " + m.getDeclaringClass() + "#" + m.getName()
+                            + " the build recorded; rebuild the application",
+                    e);
+        }
+    }
+
+    private static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
+        switch (name) {
+            case "boolean":
+                return boolean.class;
+            case "byte":
+                return byte.class;
+            case "char":
+                return char.class;
+            case "short":
+                return short.class;
+            case "int":
+                return int.class;
+            case "long":
+                return long.class;
+            case "float":
+                return float.class;
+            case "double":
+                return double.class;
+            default:
+                return Class.forName(name, false, loader);
+        }
+    }
+
+    PadlockEngine engine() {
+        return started(engine);
+    }
+
+    RedissonClient managedClient() {
+        return started(managedClient).get();
+    }
+
+    Object namedLock(String name) {
+        NamedLocks.NamedLock lock = namedLocks.get(name);
+        return lock.create(Arc.container().instance(RedissonClient.class).get());
+    }
+
+    void shutdown() {
+        ManagedClient c = managedClient;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private static <T> T started(T value) {
+        if (value == null) {
+            throw new IllegalStateException("Padlock was used before its start-up step ran");
+        }
+        return value;
+    }
+
+    /**
+     * The {@code RedissonClient} bean the container resolves: the application's own when it has one, else
+     * Padlock's (a default bean). Looked up once, on the first locked call, never per call.
+     */
+    private static final class ContainerClient implements Supplier<RedissonClient> {
+        private volatile RedissonClient client;
+
+        @Override
+        public RedissonClient get() {
+            RedissonClient c = client;
+            if (c == null) {
+                synchronized (this) {
+                    if (client == null) {
+                        client = Arc.container().instance(RedissonClient.class).get();
+                    }
+                    c = client;
+                }
+            }
+            return c;
+        }
+    }
+}
