@@ -1,7 +1,10 @@
 package dev.padlock.testing;
 
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Starts Redis for a test. Every call starts new processes which the caller must close; tests
@@ -33,6 +36,25 @@ public final class Redis {
     public static RedisSentinel startSentinel() {
         RedisSource source = RedisSource.detect(RedisSource.Need.SENTINEL);
         return RedisSentinel.start(RedisBinary.of(source.binary(), source.origin()));
+    }
+
+    /**
+     * A redis-server child process on a free loopback port, from {@code binary} or else the one on the
+     * {@code PATH}, whatever a test would otherwise pick: for tools such as Padlock's Quarkus Dev Services. No
+     * persistence, its own temporary directory, stopped on {@link RedisServer#close()}, on JVM exit, and by a
+     * watcher if the JVM is killed.
+     *
+     * @throws NoRedisAvailableException when there is no such binary
+     */
+    public static RedisServer startLocalServer(Optional<Path> binary) {
+        Optional<Path> found = binary.isPresent() ? binary : RedisSource.findOnPath(System.getenv("PATH"));
+        if (found.isEmpty()) {
+            throw new NoRedisAvailableException("No redis-server binary: none on the PATH and none configured.");
+        }
+        if (!Files.isExecutable(found.get())) {
+            throw new NoRedisAvailableException("Not an executable redis-server: " + found.get());
+        }
+        return startServer(RedisBinary.of(found.get(), binary.isPresent() ? "configured" : "PATH"));
     }
 
     static RedisServer startServer(RedisBinary binary) {

@@ -33,7 +33,7 @@ public final class PadlockRuntime {
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
     void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
-        ConfigView config = ConfigView.of(ConfigProvider.getConfig());
+        ConfigView config = QuarkusRedisHosts.bridge(ConfigView.of(ConfigProvider.getConfig()));
         List<String> problems = new ArrayList<>();
         PadlockSettings settings = PadlockSettings.read(config, problems);
         RedisConnectionSettings redis = RedisConnectionSettings.read(config, problems);

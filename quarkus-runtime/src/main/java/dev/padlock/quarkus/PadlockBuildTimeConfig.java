@@ -1,0 +1,62 @@
+package dev.padlock.quarkus;
+
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Build-time settings of Padlock on Quarkus. Connection and lock settings are the runtime-independent
+ * {@code padlock.*} keys; only what Quarkus decides at build time lives here.
+ */
+@ConfigMapping(prefix = "quarkus.padlock")
+@ConfigRoot(phase = ConfigPhase.BUILD_TIME)
+public interface PadlockBuildTimeConfig {
+
+    /** Dev Services: a Redis for dev mode and tests when no address is configured. */
+    DevServices devservices();
+
+    /** Dev Services settings. */
+    interface DevServices {
+
+        /**
+         * Whether Padlock starts a Redis in dev and test mode when neither {@code padlock.redis.*} nor
+         * {@code quarkus.redis.hosts} gives one. Disabled, such an application fails to start and says why.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The container image, when a container runtime is available. */
+        @WithDefault("redis:7")
+        String imageName();
+
+        /** A fixed host port for the container or the redis-server process; a free one when unset. */
+        OptionalInt port();
+
+        /**
+         * Whether dev-mode applications share one Redis container, found by the label
+         * {@code quarkus-dev-service-padlock} (or the Quarkus Redis client's {@code quarkus-dev-service-redis})
+         * with the value of {@code service-name}. Processes are never shared.
+         */
+        @WithDefault("true")
+        boolean shared();
+
+        /** The value of the sharing label, so several applications can share one container or keep apart. */
+        @WithDefault("padlock")
+        String serviceName();
+
+        /** Environment variables passed to the container. */
+        @ConfigDocMapKey("environment-variable-name")
+        Map<String, String> containerEnv();
+
+        /**
+         * The {@code redis-server} binary to start when no container runtime is available; found on the
+         * {@code PATH} when unset.
+         */
+        Optional<String> redisServer();
+    }
+}

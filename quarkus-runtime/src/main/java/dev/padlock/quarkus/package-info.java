@@ -1,0 +1,2 @@
+/** Padlock's Quarkus extension: its build-time configuration. */
+package dev.padlock.quarkus;
