@@ -1,0 +1,40 @@
+package dev.padlock.quarkus.deployment.devmode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.QuarkusDevModeTest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Dev mode with no address and no container runtime: Dev Services start a local redis-server and the
+ * application takes a real lock on it at start-up.
+ *
+ * <p>Not covered yet: that a live reload keeps the same Redis. Reload is driven over HTTP, and
+ * io.quarkus:quarkus-devui:3.37.3, which dev mode with HTTP needs, does not resolve from our registry.
+ */
+class DevModeStartTest {
+
+    @RegisterExtension
+    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class))
+            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+
+    @Test
+    void devModeLocksOnTheRedisDevServicesStarted() {
+        List<String> messages = dev.getLogRecords().stream()
+                .map(r -> r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters()))
+                .toList();
+        assertThat(messages)
+                .filteredOn(m -> m.startsWith("padlock-dev-mode"))
+                .singleElement()
+                .asString()
+                .startsWith("padlock-dev-mode redis://127.0.0.1:")
+                .doesNotContain(":6379 ")
+                .endsWith(" version-1");
+        assertThat(messages)
+                .filteredOn(m -> m.contains("Dev Services started a local redis-server"))
+                .hasSize(1);
+    }
+}
