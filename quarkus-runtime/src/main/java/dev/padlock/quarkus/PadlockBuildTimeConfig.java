@@ -34,7 +34,7 @@ public interface PadlockBuildTimeConfig {
         @WithDefault("redis:7")
         String imageName();
 
-        /** A fixed host port for the container or the redis-server process; a free one when unset. */
+        /** A fixed host port for the container; a free one when unset. A redis-server process always takes a free port. */
         OptionalInt port();
 
         /**
