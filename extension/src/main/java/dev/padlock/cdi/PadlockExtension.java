@@ -12,6 +12,7 @@ import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.PadlockSettings;
 import dev.padlock.core.RedisConnectionSettings;
 import dev.padlock.core.ReflectedShapes;
+import dev.padlock.core.ResolvedOnce;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
@@ -171,7 +172,9 @@ public class PadlockExtension implements Extension {
         Supplier<RedissonClient> client;
         RedisConnectionSettings redis = null;
         if (applicationHasClient) {
-            client = new ApplicationClient(beans);
+            // The application's own client, looked up once on first use rather than per call.
+            client = ResolvedOnce.of(
+                    () -> beans.createInstance().select(RedissonClient.class).get());
         } else {
             redis = RedisConnectionSettings.read(config, problems);
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
@@ -237,32 +240,6 @@ public class PadlockExtension implements Extension {
     void shutdown(@Observes BeforeShutdown event) {
         if (managedClient != null) {
             managedClient.close();
-        }
-    }
-
-    /** The application's own client, looked up once on first use rather than per call. */
-    private static final class ApplicationClient implements Supplier<RedissonClient> {
-        private final BeanManager beans;
-        private volatile RedissonClient client;
-
-        ApplicationClient(BeanManager beans) {
-            this.beans = beans;
-        }
-
-        @Override
-        public RedissonClient get() {
-            RedissonClient c = client;
-            if (c == null) {
-                synchronized (this) {
-                    if (client == null) {
-                        client = beans.createInstance()
-                                .select(RedissonClient.class)
-                                .get();
-                    }
-                    c = client;
-                }
-            }
-            return c;
         }
     }
 }

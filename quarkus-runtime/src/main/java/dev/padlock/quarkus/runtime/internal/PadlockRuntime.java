@@ -11,13 +11,13 @@ import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.PadlockSettings;
 import dev.padlock.core.RedisConnectionSettings;
 import dev.padlock.core.ReflectedShapes;
+import dev.padlock.core.ResolvedOnce;
 import io.quarkus.arc.Arc;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.redisson.api.RedissonClient;
 
@@ -41,7 +41,12 @@ public final class PadlockRuntime {
         redis.checkConfigFile(loader, problems);
         LockedMethodValidator validator = new LockedMethodValidator(settings, config);
 
-        PadlockEngine newEngine = new PadlockEngine(validator, new ContainerClient());
+        PadlockEngine newEngine = new PadlockEngine(
+                validator,
+                // The client the container resolves: the application's own when it has one, else Padlock's
+                // (a default bean). Looked up on the first locked call, never per call.
+                ResolvedOnce.of(
+                        () -> Arc.container().instance(RedissonClient.class).get()));
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
             LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
@@ -149,27 +154,5 @@ public final class PadlockRuntime {
             throw new IllegalStateException("Padlock was used before its start-up step ran");
         }
         return value;
-    }
-
-    /**
-     * The {@code RedissonClient} bean the container resolves: the application's own when it has one, else
-     * Padlock's (a default bean). Looked up once, on the first locked call, never per call.
-     */
-    private static final class ContainerClient implements Supplier<RedissonClient> {
-        private volatile RedissonClient client;
-
-        @Override
-        public RedissonClient get() {
-            RedissonClient c = client;
-            if (c == null) {
-                synchronized (this) {
-                    if (client == null) {
-                        client = Arc.container().instance(RedissonClient.class).get();
-                    }
-                    c = client;
-                }
-            }
-            return c;
-        }
     }
 }
