@@ -1,0 +1,84 @@
+package dev.padlock.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.padlock.LockNotAcquiredException;
+import dev.padlock.Locked;
+import dev.padlock.testing.RedisExtension;
+import dev.padlock.testing.RedisServer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A method returning a CompletionStage keeps its lock until the stage completes, fails or is cancelled, not
+ * until the method returns; a second caller cannot enter meanwhile.
+ */
+@ExtendWith(RedisExtension.class)
+class CompletionStageTest {
+
+    @ApplicationScoped
+    public static class Async {
+        @Locked(value = "async", waitTime = "0")
+        public CompletionStage<String> start(CompletableFuture<String> work) {
+            return work; // the "async body" runs until the test completes it
+        }
+    }
+
+    /** The release happens when the stage completes, on Redisson's threads: wait (bounded) for it. */
+    private static boolean released(RedisServer redis) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            if (((List<?>) redis.command("KEYS", "padlock:async")).isEmpty()) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    @Test
+    void holdsUntilTheStageCompletesThenReleases(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Async.class)) {
+            Async async = app.bean(Async.class);
+            CompletableFuture<String> work = new CompletableFuture<>();
+            CompletionStage<String> stage = async.start(work);
+
+            assertThat(redis.command("EXISTS", "padlock:async"))
+                    .as("held after the method returned")
+                    .isEqualTo(1L);
+            assertThat(catchThrowable(() -> async.start(new CompletableFuture<>())))
+                    .as("a second caller cannot enter while the first stage runs")
+                    .isInstanceOf(LockNotAcquiredException.class);
+
+            work.complete("done");
+            assertThat(stage.toCompletableFuture().get()).isEqualTo("done");
+            assertThat(released(redis)).isTrue();
+            CompletableFuture<String> next = new CompletableFuture<>();
+            async.start(next);
+            next.complete("next");
+            assertThat(released(redis)).isTrue();
+        }
+    }
+
+    @Test
+    void failureAndCancellationRelease(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Async.class)) {
+            Async async = app.bean(Async.class);
+
+            CompletableFuture<String> failing = new CompletableFuture<>();
+            async.start(failing);
+            failing.completeExceptionally(new IllegalStateException("boom"));
+            assertThat(released(redis)).isTrue();
+
+            CompletableFuture<String> cancelled = new CompletableFuture<>();
+            async.start(cancelled);
+            cancelled.cancel(true);
+            assertThat(released(redis)).isTrue();
+        }
+    }
+}
