@@ -2,6 +2,7 @@ package dev.padlock.cdi;
 
 import dev.padlock.Locked;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.InterceptorPriority;
 import dev.padlock.core.LockPlan;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.LockedMethodValidator;
@@ -70,7 +71,10 @@ public class PadlockExtension implements Extension {
         config = ConfigView.of(ConfigProvider.getConfig());
         settings = PadlockSettings.read(config, problems);
         validator = new LockedMethodValidator(settings, config);
-        event.addAnnotatedType(beans.createAnnotatedType(LockedInterceptor.class), LockedInterceptor.class.getName());
+        var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
+        InterceptorPriority.read(config, problems).ifPresent(priority -> interceptor
+                .remove(a -> a.annotationType() == jakarta.annotation.Priority.class)
+                .add(new PriorityLiteral(priority)));
     }
 
     /** Every {@code @Locked} business method of every managed bean, validated now rather than on first call. */

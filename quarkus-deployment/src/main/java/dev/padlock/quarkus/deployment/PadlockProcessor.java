@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.InterceptorPriority;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.LockedMethodValidator;
 import dev.padlock.core.LockedSpec;
@@ -16,6 +17,7 @@ import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
 import dev.padlock.quarkus.runtime.internal.PadlockRecorder;
 import dev.padlock.quarkus.runtime.internal.PadlockRuntime;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.BeanArchiveIndexBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.ValidationPhaseBuildItem;
@@ -40,6 +42,7 @@ import java.util.TreeSet;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.AnnotationTransformation;
 import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.FieldInfo;
@@ -63,6 +66,7 @@ class PadlockProcessor {
     static final DotName LOCKED = DotName.createSimple(Locked.class);
     static final DotName NAMED = DotName.createSimple("jakarta.inject.Named");
     static final DotName INJECT = DotName.createSimple("jakarta.inject.Inject");
+    static final DotName PRIORITY = DotName.createSimple("jakarta.annotation.Priority");
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -79,6 +83,25 @@ class PadlockProcessor {
                 .addBeanClasses(LockedInterceptor.class, Locked.class)
                 .setUnremovable()
                 .build();
+    }
+
+    /** {@code padlock.interceptor-priority}, read at build time: ArC fixes interceptor order then. */
+    @BuildStep
+    void interceptorPriority(BuildProducer<AnnotationsTransformerBuildItem> transformers) {
+        List<String> problems = new ArrayList<>();
+        InterceptorPriority.read(ConfigView.of(ConfigProvider.getConfig()), problems)
+                .ifPresent(priority ->
+                        transformers.produce(new AnnotationsTransformerBuildItem(AnnotationTransformation.forClasses()
+                                .whenClass(LockedInterceptor.class)
+                                .transform(ctx -> {
+                                    ctx.remove(a -> a.name().equals(PRIORITY));
+                                    ctx.add(AnnotationInstance.builder(PRIORITY)
+                                            .value(priority)
+                                            .build());
+                                }))));
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("\n", problems));
+        }
     }
 
     @BuildStep
