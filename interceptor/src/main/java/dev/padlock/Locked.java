@@ -63,9 +63,10 @@ public @interface Locked {
 
     /**
      * A fixed lease after which Redis frees the lock even if the method still runs; same syntax as
-     * {@link #waitTime()}. Empty: {@code padlock.lease-time}, else no fixed lease: the lock is renewed by
-     * Redisson's watchdog while the method runs and lapses {@code padlock.watchdog-timeout} after this JVM
-     * dies.
+     * {@link #waitTime()}. Empty: {@code padlock.lease-time}, else no fixed lease: Padlock renews the lock
+     * every third of {@code padlock.watchdog-timeout} while the method runs (once per held lock, rather than
+     * through Redisson's watchdog, whose renewals multiply in Redisson 4.7), and it lapses
+     * {@code padlock.watchdog-timeout} after this JVM dies.
      */
     @Nonbinding
     String leaseTime() default "";

@@ -12,8 +12,8 @@ import org.redisson.api.RedissonClient;
  */
 final class BlockingOperation extends LockOperation {
 
-    BlockingOperation(LockPlan plan, Method method, Supplier<RedissonClient> client) {
-        super(plan, method, client);
+    BlockingOperation(LockPlan plan, Method method, Supplier<RedissonClient> client, LeaseRenewal renewal) {
+        super(plan, method, client, renewal);
     }
 
     @Override
@@ -21,12 +21,14 @@ final class BlockingOperation extends LockOperation {
     public Object invoke(InvocationContext ctx) throws Exception {
         RLock[] locks = locksFor(ctx.getParameters());
         long owner = Thread.currentThread().getId();
-        if (!acquireAll(locks, owner)) {
+        LeaseRenewal.Held renewing = renewWhileHeld(locks, owner);
+        if (!acquireAll(locks, owner, renewing)) {
             return plan.returnKind().emptyResult();
         }
         try {
             return ctx.proceed();
         } finally {
+            stopRenewing(renewing);
             releaseAll(locks, locks.length, owner);
         }
     }

@@ -69,12 +69,17 @@ final class KeyRenderer {
         return distinct == keys.length ? keys : Arrays.copyOf(keys, distinct);
     }
 
+    /** Renders straight after the base and separator into one builder: one string per key and call. */
     private String key(Template template, Object[] args) {
-        String part = template.render(args, method);
-        if (part.length() > MAX_KEY_PART) {
-            part = shorten(part);
+        int start = base.length() + 1;
+        StringBuilder key = new StringBuilder(start + 24).append(base).append(':');
+        template.render(key, args, method);
+        if (key.length() - start > MAX_KEY_PART) {
+            String part = key.substring(start);
+            key.setLength(start);
+            key.append(shorten(part));
         }
-        return base + ':' + part;
+        return key.toString();
     }
 
     static String shorten(String part) {
@@ -128,14 +133,7 @@ final class KeyRenderer {
             return new Template(bound.template().source(), parts.toArray());
         }
 
-        String render(Object[] args, String method) {
-            if (parts.length == 1 && parts[0] instanceof Path path) {
-                String value = path.value(args, source, method);
-                StringBuilder out = new StringBuilder(value.length() + 8);
-                appendEscaped(out, value);
-                return out.toString();
-            }
-            StringBuilder out = new StringBuilder(64);
+        void render(StringBuilder out, Object[] args, String method) {
             for (Object part : parts) {
                 if (part instanceof Path path) {
                     appendEscaped(out, path.value(args, source, method));
@@ -144,7 +142,6 @@ final class KeyRenderer {
                     appendEscaped(out, (String) part);
                 }
             }
-            return out.toString();
         }
     }
 
@@ -178,25 +175,32 @@ final class KeyRenderer {
 
         String value(Object[] args, String template, String method) {
             Object value = args[index];
-            String reached = placeholder.root();
             for (int i = 0; i < accessors.length; i++) {
                 if (value == null) {
-                    throw nullAlongPath(template, method, reached);
+                    throw nullAlongPath(template, method, reached(i));
                 }
                 try {
                     value = accessors[i].invokeExact(value);
                 } catch (Throwable e) {
                     throw new LockException(
-                            "Key template '" + template + "' of " + method + " failed reading " + reached + "."
-                                    + names[i] + "; the method did not run",
+                            "Key template '" + template + "' of " + method + " failed reading " + reached(i + 1)
+                                    + "; the method did not run",
                             e);
                 }
-                reached = reached + "." + names[i];
             }
             if (value == null) {
-                throw nullAlongPath(template, method, reached);
+                throw nullAlongPath(template, method, reached(accessors.length));
             }
             return value.toString();
+        }
+
+        /** The path up to its {@code steps}-th property, for messages: built only when one is needed. */
+        private String reached(int steps) {
+            StringBuilder path = new StringBuilder(placeholder.root());
+            for (int i = 0; i < steps; i++) {
+                path.append('.').append(names[i]);
+            }
+            return path.toString();
         }
 
         private static LockException nullAlongPath(String template, String method, String reached) {

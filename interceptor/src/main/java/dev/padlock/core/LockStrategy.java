@@ -1,13 +1,20 @@
 package dev.padlock.core;
 
 import dev.padlock.LockType;
+import java.util.concurrent.CompletionStage;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
-/** Which Redisson lock object guards a key; one implementation per {@link LockType}. */
+/** Which Redisson lock object guards a key, and how its lease is extended; one implementation per {@link LockType}. */
 interface LockStrategy {
 
     RLock lock(RedissonClient client, String key);
+
+    /**
+     * Extends the lease of {@code lock} to {@code leaseMillis} if {@code owner} of this client still holds it (see
+     * {@link RenewalScripts}); completes with false when it no longer does.
+     */
+    CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis);
 
     static LockStrategy of(LockType type) {
         switch (type) {

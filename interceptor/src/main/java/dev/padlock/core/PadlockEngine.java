@@ -18,15 +18,18 @@ public final class PadlockEngine {
     private final Map<Method, LockOperation> operations = new ConcurrentHashMap<>();
     private final LockedMethodValidator validator;
     private final Supplier<RedissonClient> client;
+    /** One renewal for the application's watchdog-mode locks: one tick renews them all. */
+    private final LeaseRenewal renewal;
 
     public PadlockEngine(LockedMethodValidator validator, Supplier<RedissonClient> client) {
         this.validator = validator;
         this.client = client;
+        this.renewal = new LeaseRenewal(client);
     }
 
     /** Registers the operation of a method validated at deployment. */
     public void register(Method method, LockPlan plan) {
-        operations.put(method, LockOperation.of(plan, method, client));
+        operations.put(method, LockOperation.of(plan, method, client, renewal));
     }
 
     public int size() {
@@ -50,7 +53,7 @@ public final class PadlockEngine {
             if (!result.isValid()) {
                 throw new LockException(String.join("\n", result.problems()));
             }
-            return LockOperation.of(result.plan(), m, client);
+            return LockOperation.of(result.plan(), m, client, renewal);
         });
     }
 

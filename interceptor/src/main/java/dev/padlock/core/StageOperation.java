@@ -21,29 +21,35 @@ final class StageOperation extends LockOperation {
      */
     private static final AtomicLong NEXT_OWNER = new AtomicLong();
 
-    StageOperation(LockPlan plan, Method method, Supplier<RedissonClient> client) {
-        super(plan, method, client);
+    StageOperation(LockPlan plan, Method method, Supplier<RedissonClient> client, LeaseRenewal renewal) {
+        super(plan, method, client, renewal);
     }
 
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
         RLock[] locks = locksFor(ctx.getParameters());
         long owner = NEXT_OWNER.decrementAndGet();
-        if (!acquireAll(locks, owner)) {
+        LeaseRenewal.Held renewing = renewWhileHeld(locks, owner);
+        if (!acquireAll(locks, owner, renewing)) {
             return plan.returnKind().emptyResult();
         }
         Object result;
         try {
             result = ctx.proceed();
         } catch (Throwable t) {
+            stopRenewing(renewing);
             releaseAll(locks, locks.length, owner);
             throw t;
         }
         if (result == null) {
+            stopRenewing(renewing);
             releaseAll(locks, locks.length, owner);
             return null;
         }
-        ((CompletionStage<?>) result).whenComplete((value, failure) -> releaseInBackground(locks, owner));
+        ((CompletionStage<?>) result).whenComplete((value, failure) -> {
+            stopRenewing(renewing);
+            releaseInBackground(locks, owner);
+        });
         return result;
     }
 

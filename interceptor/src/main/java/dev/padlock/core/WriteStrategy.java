@@ -1,5 +1,6 @@
 package dev.padlock.core;
 
+import java.util.concurrent.CompletionStage;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -8,5 +9,12 @@ final class WriteStrategy implements LockStrategy {
     @Override
     public RLock lock(RedissonClient client, String key) {
         return client.getReadWriteLock(key).writeLock();
+    }
+
+    /** Redisson records a writer under its owner field with {@code :write} appended. */
+    @Override
+    public CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis) {
+        return RenewalScripts.exclusive(
+                client, lock.getName(), RenewalScripts.ownerField(client, owner) + ":write", leaseMillis);
     }
 }

@@ -1,0 +1,108 @@
+package dev.padlock.benchmarks;
+
+import dev.padlock.cdi.PadlockExtension;
+import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.testing.RedisServer;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.jboss.weld.junit5.WeldInitiator;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+
+/**
+ * One CDI application with both sides in it: Padlock's extension (with its own Redisson client, built from
+ * MicroProfile Config) and a raw Redisson client configured the same way, both on the suite's Redis. Built
+ * fresh for every row so that no client carries state (connections, Redisson's renewal timers) from one row
+ * into the next.
+ */
+final class Application implements AutoCloseable {
+
+    private final WeldContainer container;
+    private final Config config;
+    private final RedissonClient rawClient;
+
+    private Application(WeldContainer container, Config config, RedissonClient rawClient) {
+        this.container = container;
+        this.config = config;
+        this.rawClient = rawClient;
+    }
+
+    static Application start(RedisServer redis) {
+        return start(redis, RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT);
+    }
+
+    /** Both clients with the given watchdog timeout ({@code padlock.watchdog-timeout}, Redisson's default 30s). */
+    static Application start(RedisServer redis, Duration watchdog) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("padlock.redis.address", redis.uri());
+        properties.put("padlock.watchdog-timeout", watchdog.toMillis() + "ms");
+        Config config = new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(properties, "benchmark", 500))
+                .build();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        ConfigProviderResolver.instance().registerConfig(config, loader);
+        WeldContainer container = null;
+        RedissonClient raw = null;
+        try {
+            container = WeldInitiator.createWeld()
+                    .addExtension(new PadlockExtension())
+                    .addBeanClasses(LockedCalls.class, RawCalls.class)
+                    .initialize();
+            raw = Redisson.create(rawConfig(redis, watchdog));
+            container.select(RawCalls.class).get().use(raw);
+            return new Application(container, config, raw);
+        } catch (RuntimeException e) {
+            if (raw != null) {
+                raw.shutdown();
+            }
+            if (container != null) {
+                container.shutdown();
+            }
+            ConfigProviderResolver.instance().releaseConfig(config);
+            throw e;
+        }
+    }
+
+    /** What Padlock's own client gets from {@code padlock.redis.address}: Redisson's defaults otherwise. */
+    private static org.redisson.config.Config rawConfig(RedisServer redis, Duration watchdog) {
+        org.redisson.config.Config config = new org.redisson.config.Config();
+        config.useSingleServer().setAddress(redis.uri());
+        config.setLockWatchdogTimeout(watchdog.toMillis());
+        return config;
+    }
+
+    RedissonClient padlockClient() {
+        return container.select(RedissonClient.class).get();
+    }
+
+    RedissonClient rawClient() {
+        return rawClient;
+    }
+
+    LockedCalls locked() {
+        return container.select(LockedCalls.class).get();
+    }
+
+    RawCalls raw() {
+        return container.select(RawCalls.class).get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            rawClient.shutdown();
+        } finally {
+            try {
+                container.shutdown();
+            } finally {
+                ConfigProviderResolver.instance().releaseConfig(config);
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.padlock.benchmarks;
+
+import dev.padlock.LockType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What to run, from the command line. The defaults are the full suite (about 20 minutes on 2 cores);
+ * {@code --quick} is a smoke run of a few minutes whose figures are noisier.
+ */
+record Options(
+        List<LockType> types,
+        List<Row.Lease> leases,
+        List<Row.Contention> contentions,
+        List<Integer> threads,
+        int passes,
+        Duration pass,
+        Duration warmup,
+        boolean rendering,
+        boolean storm,
+        int stormBurst,
+        Duration stormWatchdog,
+        double maxForeignCores,
+        boolean rawAgainstRaw,
+        boolean quick) {
+
+    static final String USAGE = String.join(
+            "\n",
+            "usage: benchmarks/run [--quick] [options]",
+            "  --quick                 threads 1,8; 4 passes of 1s; short JMH run (a few minutes in all)",
+            "  --types reentrant,fair,read",
+            "  --leases watchdog,fixed",
+            "  --keys own,one",
+            "  --threads 1,8,32",
+            "  --passes 8              measured passes per side, alternating Padlock and raw",
+            "  --seconds 1.5           length of one pass",
+            "  --warmup 2              seconds of warm-up per side before the passes",
+            "  --no-rendering          skip the JMH key-template benchmark",
+            "  --no-storm              skip the renewal-storm comparison",
+            "  --storm-burst 16700     short calls before one lock is held (quick: 2000)",
+            "  --storm-watchdog 30     watchdog timeout in seconds for it (quick: 3); renewals are counted over 3 periods",
+            "  --max-foreign 0.15      re-run a pair of passes when other processes used more than this many cores",
+            "  --raw-against-raw       the control: raw Redisson in both columns (the ratio must come out ~1)",
+            "  --help");
+
+    static Options parse(String... args) {
+        boolean quick = List.of(args).contains("--quick");
+        List<LockType> types = List.of(LockType.REENTRANT, LockType.FAIR, LockType.READ);
+        List<Row.Lease> leases = List.of(Row.Lease.values());
+        List<Row.Contention> contentions = List.of(Row.Contention.values());
+        List<Integer> threads = quick ? List.of(1, 8) : List.of(1, 8, 32);
+        int passes = quick ? 4 : 8;
+        Duration pass = Duration.ofMillis(quick ? 1000 : 1500);
+        Duration warmup = Duration.ofSeconds(quick ? 1 : 2);
+        boolean rendering = true;
+        boolean storm = true;
+        int stormBurst = quick ? 2_000 : 16_700;
+        Duration stormWatchdog = Duration.ofSeconds(quick ? 3 : 30);
+        double maxForeignCores = 0.15;
+        boolean rawAgainstRaw = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--quick":
+                    break;
+                case "--no-rendering":
+                    rendering = false;
+                    break;
+                case "--no-storm":
+                    storm = false;
+                    break;
+                case "--storm-burst":
+                    stormBurst = Integer.parseInt(value(args, ++i, arg));
+                    break;
+                case "--raw-against-raw":
+                    rawAgainstRaw = true;
+                    break;
+                case "--max-foreign":
+                    maxForeignCores = Double.parseDouble(value(args, ++i, arg));
+                    break;
+                case "--storm-watchdog":
+                    stormWatchdog = Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, arg)) * 1000));
+                    break;
+                case "--types":
+                    types = new ArrayList<>();
+                    for (String t : value(args, ++i, arg).split(",")) {
+                        types.add(LockType.valueOf(t.trim().toUpperCase(Locale.ROOT)));
+                    }
+                    break;
+                case "--leases":
+                    leases = new ArrayList<>();
+                    for (String l : value(args, ++i, arg).split(",")) {
+                        leases.add(Row.Lease.valueOf(l.trim().toUpperCase(Locale.ROOT)));
+                    }
+                    break;
+                case "--keys":
+                    contentions = new ArrayList<>();
+                    for (String k : value(args, ++i, arg).split(",")) {
+                        contentions.add(
+                                k.trim().equalsIgnoreCase("own") ? Row.Contention.OWN_KEYS : Row.Contention.ONE_KEY);
+                    }
+                    break;
+                case "--threads":
+                    threads = new ArrayList<>();
+                    for (String t : value(args, ++i, arg).split(",")) {
+                        threads.add(Integer.parseInt(t.trim()));
+                    }
+                    break;
+                case "--passes":
+                    passes = Integer.parseInt(value(args, ++i, arg));
+                    break;
+                case "--seconds":
+                    pass = Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, arg)) * 1000));
+                    break;
+                case "--warmup":
+                    warmup = Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, arg)) * 1000));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
+            }
+        }
+        for (LockType type : types) {
+            if (type != LockType.REENTRANT && type != LockType.FAIR && type != LockType.READ) {
+                throw new IllegalArgumentException("--types takes reentrant, fair or read\n" + USAGE);
+            }
+        }
+        return new Options(
+                types,
+                leases,
+                contentions,
+                threads,
+                passes,
+                pass,
+                warmup,
+                rendering,
+                storm,
+                stormBurst,
+                stormWatchdog,
+                maxForeignCores,
+                rawAgainstRaw,
+                quick);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return args[i];
+    }
+
+    /** Rows in table order: by lock type, then lease, then keys, then threads. */
+    List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        for (LockType type : types) {
+            for (Row.Lease lease : leases) {
+                for (Row.Contention contention : contentions) {
+                    for (int t : threads) {
+                        rows.add(new Row(type, lease, contention, t));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    String describe() {
+        return String.format(
+                "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
+                        + " side; threads %s",
+                passes, pass.toMillis() / 1000.0, warmup.toMillis() / 1000.0, threads);
+    }
+}

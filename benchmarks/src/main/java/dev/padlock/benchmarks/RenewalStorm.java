@@ -1,0 +1,91 @@
+package dev.padlock.benchmarks;
+
+import dev.padlock.testing.CommandStats;
+import dev.padlock.testing.RedisServer;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The watchdog renewal storm, side by side: a burst of short watchdog-mode calls on one thread, then one lock
+ * held for a few renewal periods while every EVAL/EVALSHA Redis runs is counted (nothing else is sent then, so
+ * each is a renewal). Raw {@code lock(); unlock();} against {@code @Locked} without a lease.
+ */
+final class RenewalStorm {
+
+    /** One side's count. */
+    record Side(long renewals, long heldMillis, long periodMillis) {
+        double perPeriod() {
+            return renewals * (double) periodMillis / heldMillis;
+        }
+    }
+
+    record Result(int burst, Duration watchdog, Side raw, Side padlock) {}
+
+    private RenewalStorm() {}
+
+    static Result run(RedisServer redis, int burst, Duration watchdog, int periods) throws Exception {
+        long period = watchdog.toMillis() / 3;
+        Duration window = Duration.ofMillis(period * periods);
+        redis.flushAll();
+        try (Application app = Application.start(redis, watchdog)) {
+            RedissonClient raw = app.rawClient();
+            for (int i = 0; i < burst; i++) {
+                RLock lock = raw.getLock("storm-short:" + (i % 16));
+                lock.lock();
+                lock.unlock();
+            }
+            RLock held = raw.getLock("storm-held");
+            held.lock();
+            Side rawSide;
+            try {
+                rawSide = count(redis, window, period);
+            } finally {
+                held.unlock();
+            }
+
+            LockedCalls locked = app.locked();
+            for (int i = 0; i < burst; i++) {
+                locked.stormShort(i % 16);
+            }
+            AtomicReference<Side> padlockSide = new AtomicReference<>();
+            AtomicReference<Exception> failure = new AtomicReference<>();
+            locked.stormHeld(() -> {
+                try {
+                    padlockSide.set(count(redis, window, period));
+                } catch (Exception e) {
+                    failure.set(e);
+                }
+            });
+            if (failure.get() != null) {
+                throw failure.get();
+            }
+            return new Result(burst, watchdog, rawSide, padlockSide.get());
+        }
+    }
+
+    private static Side count(RedisServer redis, Duration window, long period) throws InterruptedException {
+        CommandStats before = settled(redis);
+        long start = System.nanoTime();
+        Thread.sleep(window.toMillis());
+        CommandStats during = redis.commandStats().minus(before);
+        long held = (System.nanoTime() - start) / 1_000_000;
+        return new Side(during.calls("evalsha") + during.calls("eval"), held, period);
+    }
+
+    /** Stats once the burst's fire-and-forget DELs have landed: two reads in a row agree, PINGs aside. */
+    private static CommandStats settled(RedisServer redis) throws InterruptedException {
+        CommandStats last = redis.commandStats();
+        for (int i = 0; i < 100; i++) {
+            Thread.sleep(20);
+            CommandStats now = redis.commandStats();
+            CommandStats change = now.minus(last);
+            if (change.total() == change.calls("ping")) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.padlock.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The markdown the suite prints: one table, Padlock against raw Redisson row by row, then the details. */
+final class Report {
+
+    private Report() {}
+
+    static String markdown(
+            String machine,
+            String command,
+            Options options,
+            List<RowResult> rows,
+            List<KeyRendering.Line> keys,
+            RenewalStorm.Result storm) {
+        StringBuilder md = new StringBuilder();
+        md.append("Measured with `")
+                .append(command)
+                .append("` on ")
+                .append(machine)
+                .append(".\n");
+        md.append(options.describe()).append(".\n\n");
+        md.append("| lock | lease (raw call) | keys | threads | Padlock ops/s | raw ops/s | **Padlock/raw** (passes)"
+                + " | p50 µs Padlock / raw | p99 µs Padlock / raw | JVM CPU µs/op Padlock / raw (Δ)"
+                + " | alloc KB/op Padlock / raw | Redis cmds/op Padlock / raw | goal |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (RowResult r : rows) {
+            Row row = r.row();
+            List<String> misses = r.goalMisses();
+            String goal = !row.uncontended() && misses.isEmpty()
+                    ? "—"
+                    : misses.isEmpty() ? "✓" : "✗ " + String.join("; ", misses);
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s (%s) | %s | %d | %,.0f | %,.0f | **%.3f** (%.2f–%.2f%s) | %s / %s | %s / %s | %.1f / %.1f (%+.1f)"
+                            + " | %.1f / %.1f | %.2f / %.2f | %s |\n",
+                    row.type().name().toLowerCase(Locale.ROOT),
+                    row.lease().label,
+                    row.lease().rawCall,
+                    row.contention().label,
+                    row.threads(),
+                    r.padlockMedian(Sample::opsPerSecond),
+                    r.rawMedian(Sample::opsPerSecond),
+                    r.throughputRatio(),
+                    r.throughputRatioRange()[0],
+                    r.throughputRatioRange()[1],
+                    r.rerun() == 0 ? "" : "; " + r.rerun() + " re-run",
+                    micros(r.padlockMedian(Sample::p50Micros)),
+                    micros(r.rawMedian(Sample::p50Micros)),
+                    micros(r.padlockMedian(Sample::p99Micros)),
+                    micros(r.rawMedian(Sample::p99Micros)),
+                    r.padlockMedian(Sample::cpuMicrosPerOp),
+                    r.rawMedian(Sample::cpuMicrosPerOp),
+                    r.extraCpuMicrosPerOp(),
+                    r.padlockMedian(Sample::allocatedBytesPerOp) / 1024,
+                    r.rawMedian(Sample::allocatedBytesPerOp) / 1024,
+                    r.padlockMedian(Sample::commandsPerOp),
+                    r.rawMedian(Sample::commandsPerOp),
+                    goal));
+        }
+        md.append("\nPadlock/raw is the median, over the passes, of each Padlock pass's throughput divided by the raw"
+                + " pass next to it in time (in brackets: the lowest and highest of those ratios, and how many pairs were"
+                + " measured again because other processes used more than " + options.maxForeignCores() + " cores"
+                + " meanwhile); Δ likewise for JVM"
+                + " CPU. JVM CPU is the whole process (callers, Netty event loops, timers, GC; read from "
+                + Snapshot.cpuClock()
+                + ") divided by calls. Redis commands are `INFO commandstats` deltas over the same"
+                + " window, script-internal calls included, keep-alive PINGs left out. The goal (Padlock/raw ≥ 0.97, at"
+                + " most +5 µs JVM CPU per call, no more commands than raw) applies to the own-keys rows.\n");
+        appendCommandMix(md, rows);
+        if (storm != null) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "\nRenewal traffic: %,d short watchdog-mode calls on one thread, then one lock held for %.1f s"
+                            + " (watchdog timeout %d s, renewal period %.1f s); every EVAL/EVALSHA in that window is"
+                            + " a renewal.\n\n",
+                    storm.burst(),
+                    storm.raw().heldMillis() / 1000.0,
+                    storm.watchdog().toSeconds(),
+                    storm.raw().periodMillis() / 1000.0));
+            md.append("| side | renewal scripts | per period (expected 1) |\n|---|--:|--:|\n");
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| raw `lock(); unlock();` | %,d | %,.1f |\n",
+                    storm.raw().renewals(),
+                    storm.raw().perPeriod()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| `@Locked` (no lease) | %,d | %,.1f |\n",
+                    storm.padlock().renewals(),
+                    storm.padlock().perPeriod()));
+        }
+        if (!keys.isEmpty()) {
+            md.append(
+                    "\nKey-template rendering on its own (JMH, 1 fork, average time; `padlock:` prefix included):\n\n");
+            md.append("| template shape | ns/call | B/call |\n|---|--:|--:|\n");
+            for (KeyRendering.Line line : keys) {
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.1f ± %.1f | %.0f |\n",
+                        line.shape(),
+                        line.nanosPerOp(),
+                        line.nanosError(),
+                        line.bytesPerOp()));
+            }
+        }
+        return md.toString();
+    }
+
+    /**
+     * Which commands make up the per-call count: for the single-thread own-key rows (the cleanest view), and for
+     * any row where the two sides differ by more than a rounding.
+     */
+    private static void appendCommandMix(StringBuilder md, List<RowResult> rows) {
+        StringBuilder lines = new StringBuilder();
+        for (RowResult r : rows) {
+            boolean differs =
+                    Math.abs(r.padlockMedian(Sample::commandsPerOp) - r.rawMedian(Sample::commandsPerOp)) > 0.1;
+            if (!differs && (r.row().threads() != 1 || !r.row().uncontended())) {
+                continue;
+            }
+            Map<String, Double> padlock =
+                    r.padlock().get(r.padlock().size() - 1).commandMixPerOp();
+            Map<String, Double> raw = r.raw().get(r.raw().size() - 1).commandMixPerOp();
+            TreeSet<String> commands = new TreeSet<>(padlock.keySet());
+            commands.addAll(raw.keySet());
+            StringBuilder mix = new StringBuilder();
+            for (String c : commands) {
+                double p = padlock.getOrDefault(c, 0.0);
+                double w = raw.getOrDefault(c, 0.0);
+                if (p >= 0.005 || w >= 0.005) {
+                    mix.append(String.format(Locale.ROOT, "%s %.2f / %.2f, ", c, p, w));
+                }
+            }
+            if (mix.length() > 0) {
+                mix.setLength(mix.length() - 2);
+            }
+            lines.append(String.format(
+                    Locale.ROOT,
+                    "| %s, %s, %s, %d %s | %s |\n",
+                    r.row().type().name().toLowerCase(Locale.ROOT),
+                    r.row().lease().label,
+                    r.row().contention().label,
+                    r.row().threads(),
+                    r.row().threads() == 1 ? "thread" : "threads",
+                    mix));
+        }
+        if (lines.length() > 0) {
+            md.append(
+                    "\nCommands per call, Padlock / raw (last pass; 1-thread own-key rows, and rows that differ):\n\n");
+            md.append("| row | commands |\n|---|---|\n").append(lines);
+        }
+    }
+
+    private static String micros(double value) {
+        return value >= 100 ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.1f", value);
+    }
+}
