@@ -77,10 +77,6 @@ final class Application implements AutoCloseable {
         return config;
     }
 
-    RedissonClient padlockClient() {
-        return container.select(RedissonClient.class).get();
-    }
-
     RedissonClient rawClient() {
         return rawClient;
     }

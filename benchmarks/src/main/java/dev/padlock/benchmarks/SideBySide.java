@@ -90,7 +90,8 @@ public final class SideBySide {
     /**
      * Warm both sides up, then alternate measured passes: Padlock first on even passes, raw first on odd ones. A
      * pair during which other processes kept more than {@code --max-foreign} of a core busy (a build next door) is
-     * measured again, up to as many times as there are passes, and counted in the report.
+     * measured again, at most half as many times as there are passes (so a busy machine costs at most half again the
+     * time), and counted in the report.
      */
     static RowResult run(Row row, RedisServer redis, Options options) throws InterruptedException {
         redis.flushAll();
@@ -118,7 +119,7 @@ public final class SideBySide {
                     p = new Pass(padlock, padlockSection, row.threads(), redis).run(options.pass());
                 }
                 boolean disturbed = Math.max(p.foreignCores(), r.foreignCores()) > options.maxForeignCores();
-                if (disturbed && rerun < options.passes()) {
+                if (disturbed && rerun < (options.passes() + 1) / 2) {
                     rerun++;
                     continue;
                 }
