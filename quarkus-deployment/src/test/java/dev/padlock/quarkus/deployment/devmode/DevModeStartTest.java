@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Dev mode with no address and no container runtime: Dev Services start a local redis-server and the
  * application takes a real lock on it at start-up.
  *
- * <p>Not covered yet: that a live reload keeps the same Redis. Reload is driven over HTTP, and
- * io.quarkus:quarkus-devui:3.37.3, which dev mode with HTTP needs, does not resolve from our registry.
+ * <p>What happens to that Redis on a live reload: {@link LiveReloadKeepsRedisTest} and
+ * {@link DevServicesChangeReplacesRedisTest}.
  */
 class DevModeStartTest {
 

@@ -1,0 +1,59 @@
+package dev.padlock.quarkus.deployment.devmode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.dev.console.DevConsoleManager;
+import io.quarkus.test.QuarkusDevModeTest;
+import java.util.List;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Dev mode on a local redis-server from Dev Services: a live reload after a Dev Services setting changed stops
+ * that Redis and starts another. This is also the control for {@link LiveReloadKeepsRedisTest}: the same report
+ * tells a replaced Redis apart (new {@code run_id}, marker gone), so "same Redis" there is not a foregone result.
+ */
+class DevServicesChangeReplacesRedisTest {
+
+    @RegisterExtension
+    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
+                    .addAsResource(
+                            new StringAsset("quarkus.padlock.devservices.service-name=padlock\n"),
+                            "application.properties"))
+            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+
+    @Test
+    void liveReloadAfterADevServicesChangeRunsOnANewRedis() throws Exception {
+        List<ReportedRedis> first = ReportedRedis.in(dev.getLogRecords());
+        assertThat(first).hasSize(1);
+        ReportedRedis before = first.get(0);
+        assertThat(before.marker()).isEqualTo("none");
+
+        dev.modifyResourceFile(
+                "application.properties", properties -> properties.replace("=padlock", "=padlock-renamed"));
+        assertThat(DevConsoleManager.getHotReplacementContext().doScan(true))
+                .as("the scan restarted the application")
+                .isTrue();
+
+        List<ReportedRedis> reports = ReportedRedis.in(dev.getLogRecords());
+        assertThat(reports).hasSize(2);
+        ReportedRedis after = reports.get(1);
+        assertThat(after.runId()).isNotEqualTo(before.runId());
+        assertThat(after.processId()).isNotEqualTo(before.processId());
+        assertThat(after.marker()).as("a new Redis starts empty").isEqualTo("none");
+        assertThat(ProcessHandle.of(before.processId()).filter(ProcessHandle::isAlive))
+                .as("the replaced redis-server was stopped")
+                .isEmpty();
+        List<String> messages = dev.getLogRecords().stream()
+                .map(r -> r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters()))
+                .toList();
+        assertThat(messages)
+                .filteredOn(m -> m.startsWith("Padlock Dev Services started a local redis-server"))
+                .hasSize(2);
+        assertThat(messages)
+                .filteredOn(m -> m.startsWith("Padlock Dev Services stopped the redis-server at " + before.address()))
+                .hasSize(1);
+    }
+}
