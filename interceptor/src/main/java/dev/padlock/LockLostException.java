@@ -1,41 +1,39 @@
 package dev.padlock;
 
-import dev.padlock.core.DurationText;
 import java.time.Duration;
 
 /**
- * The lock of a {@link Locked} method was no longer held when the method finished: its lease expired or
- * its renewal failed while the method ran, so another caller may have run at the same time.
+ * The lock of a {@link Locked} call was lost, or could not be confirmed held, while the method ran, and the lock
+ * is configured with {@code on-lease-lost=throw}. Thrown after the method (which has run); when the method threw
+ * itself, this is added to its exception as suppressed instead. The {@link LockLost} event was fired first.
  */
 public class LockLostException extends LockException {
     private static final long serialVersionUID = 1L;
 
-    private final String lockKey;
-    private final String method;
-    private final Duration heldFor;
+    private final transient LockLost loss;
 
-    public LockLostException(String lockKey, String method, Duration heldFor, Throwable cause) {
-        super(
-                "Lock " + lockKey + " for " + method + " was lost while the method ran (found after "
-                        + DurationText.format(heldFor)
-                        + "): its lease expired or could not be renewed; another caller may have held it meanwhile."
-                        + " Use a longer lease-time, or no lease-time so the watchdog renews it.",
-                cause);
-        this.lockKey = lockKey;
-        this.method = method;
-        this.heldFor = heldFor;
+    public LockLostException(LockLost loss) {
+        super(loss.describe(), loss.cause());
+        this.loss = loss;
     }
 
+    /** What was lost, when and how it was found. */
+    public LockLost getLoss() {
+        return loss;
+    }
+
+    /** The Redis key of the lock, e.g. {@code padlock:stock:A-42}. */
     public String getLockKey() {
-        return lockKey;
+        return loss.lockKey();
     }
 
+    /** The intercepted method, as {@code com.acme.Inventory#reserve(String, int)}. */
     public String getMethod() {
-        return method;
+        return loss.method();
     }
 
     /** How long after acquisition the loss was found. */
     public Duration getHeldFor() {
-        return heldFor;
+        return loss.heldFor();
     }
 }

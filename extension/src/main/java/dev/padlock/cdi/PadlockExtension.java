@@ -1,7 +1,9 @@
 package dev.padlock.cdi;
 
+import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.CurrentLockContext;
 import dev.padlock.core.InterceptorPriority;
 import dev.padlock.core.LockPlan;
 import dev.padlock.core.LockedInterceptor;
@@ -66,12 +68,14 @@ public class PadlockExtension implements Extension {
     private PadlockSettings settings;
     private LockedMethodValidator validator;
     private ManagedClient managedClient;
+    private PadlockEngine engine;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
         settings = PadlockSettings.read(config, problems);
         validator = new LockedMethodValidator(settings, config);
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
+        event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
         InterceptorPriority.read(config, problems).ifPresent(priority -> interceptor
                 .remove(a -> a.annotationType() == jakarta.annotation.Priority.class)
                 .add(new PriorityLiteral(priority)));
@@ -202,8 +206,12 @@ public class PadlockExtension implements Extension {
                     .createWith(c -> lock.create(client.get()));
         }
 
-        PadlockEngine engine = new PadlockEngine(validator, client);
+        // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
+        PadlockEngine engine = new PadlockEngine(validator, client, loss -> beans.getEvent()
+                .select(LockLost.class)
+                .fire(loss));
         plans.forEach(engine::register);
+        this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)
                 .scope(Singleton.class)
@@ -239,9 +247,28 @@ public class PadlockExtension implements Extension {
         if (managedClient != null && problems.isEmpty()) {
             managedClient.connectInBackground();
         }
+        if (engine != null && problems.isEmpty()) {
+            engine.publishMetrics(applicationName());
+        }
+    }
+
+    /** A name for the application's metrics: its module name where the container tells, else "padlock". */
+    private static String applicationName() {
+        try {
+            Object name = new javax.naming.InitialContext().lookup("java:app/AppName");
+            if (name instanceof String s && !s.isBlank()) {
+                return s;
+            }
+        } catch (javax.naming.NamingException | RuntimeException | LinkageError e) {
+            // Weld SE and other containers without JNDI
+        }
+        return "padlock";
     }
 
     void shutdown(@Observes BeforeShutdown event) {
+        if (engine != null) {
+            engine.close();
+        }
         if (managedClient != null) {
             managedClient.close();
         }

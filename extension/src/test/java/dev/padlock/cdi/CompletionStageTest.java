@@ -57,7 +57,9 @@ class CompletionStageTest {
 
             work.complete("done");
             assertThat(stage.toCompletableFuture().get()).isEqualTo("done");
-            assertThat(released(redis)).isTrue();
+            assertThat(redis.command("EXISTS", "padlock:async"))
+                    .as("released before the result reaches the caller")
+                    .isEqualTo(0L);
             CompletableFuture<String> next = new CompletableFuture<>();
             async.start(next);
             next.complete("next");
@@ -78,6 +80,19 @@ class CompletionStageTest {
             CompletableFuture<String> cancelled = new CompletableFuture<>();
             async.start(cancelled);
             cancelled.cancel(true);
+            assertThat(released(redis)).isTrue();
+        }
+    }
+
+    @Test
+    void cancellingTheReturnedStageCancelsTheWorkAndReleases(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Async.class)) {
+            CompletableFuture<String> work = new CompletableFuture<>();
+            CompletionStage<String> stage = app.bean(Async.class).start(work);
+            assertThat(stage).as("the caller gets Padlock's stage").isNotSameAs(work);
+
+            stage.toCompletableFuture().cancel(true);
+            assertThat(work).as("the method's own stage is cancelled too").isCancelled();
             assertThat(released(redis)).isTrue();
         }
     }

@@ -251,7 +251,7 @@ class WatchdogRenewalTest {
 
     /** Warnings Padlock's operations log, collected while a test runs. */
     static final class Warnings extends Handler implements AutoCloseable {
-        private final Logger logger = Logger.getLogger("dev.padlock.core.LockOperation");
+        private final Logger logger = Logger.getLogger("dev.padlock.core");
         private final List<String> messages = new CopyOnWriteArrayList<>();
 
         Warnings() {
@@ -335,10 +335,10 @@ class WatchdogRenewalTest {
                         .isEmpty();
 
                 redis.command("DEL", "padlock:renew-lost");
-                assertThat(eventually(() -> !warnings.containing("is no longer held while the method runs")
+                assertThat(eventually(() -> !warnings.containing("while the method ran: a lease renewal found")
                                 .isEmpty()))
                         .isTrue();
-                assertThat(warnings.containing("is no longer held while the method runs"))
+                assertThat(warnings.containing("while the method ran: a lease renewal found"))
                         .singleElement()
                         .asString()
                         .contains("padlock:renew-lost", "Holders#losable");

@@ -4,6 +4,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.redisson.RedissonFencedLock;
+import org.redisson.api.RFencedLock;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 
@@ -35,24 +38,49 @@ final class Acquisition {
     static boolean acquire(RLock lock, long waitMillis, long leaseMillis, long owner)
             throws InterruptedException, ExecutionException {
         RFuture<Boolean> pending = lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
-        CompletableFuture<Boolean> future = pending.toCompletableFuture();
+        return Boolean.TRUE.equals(await(pending.toCompletableFuture(), Boolean.TRUE::equals, lock, waitMillis, owner));
+    }
+
+    /**
+     * A fenced lock, taken with the form that honours both the wait and the lease and returns the token in the
+     * same script: {@code lockAndGetToken(lease, unit)} ignores the lease, and {@code tryLockAndGetToken()} blocks
+     * rather than trying once.
+     *
+     * @return the fencing token, or {@code null} when the lock was not free within {@code waitMillis}
+     */
+    static Long acquireFenced(RLock lock, long waitMillis, long leaseMillis, long owner)
+            throws InterruptedException, ExecutionException {
+        if (!(lock instanceof RedissonFencedLock fenced)) {
+            // Not Redisson's implementation (a client wrapper): take it as any lock, then read the token. While this
+            // owner holds the lock nobody else can take it, so the counter is still this acquisition's.
+            if (!acquire(lock, waitMillis, leaseMillis, owner)) {
+                return null;
+            }
+            return await(((RFencedLock) lock).getTokenAsync().toCompletableFuture(), t -> false, lock, 0, owner);
+        }
+        RFuture<Long> pending = fenced.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
+        return await(pending.toCompletableFuture(), token -> token != null, lock, waitMillis, owner);
+    }
+
+    /**
+     * Waits for an acquisition. If the caller stops waiting (interrupted, or no answer), the lock is released once
+     * the acquisition turns out to have taken it ({@code taken}).
+     */
+    private static <T> T await(CompletableFuture<T> future, Predicate<T> taken, RLock lock, long waitMillis, long owner)
+            throws InterruptedException, ExecutionException {
         try {
             return future.get(waitMillis + ANSWER_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException | TimeoutException e) {
-            releaseIfTaken(future, lock, owner);
+            future.thenAccept(result -> {
+                if (taken.test(result)) {
+                    lock.unlockAsync(owner);
+                }
+            });
             if (e instanceof InterruptedException) {
                 throw (InterruptedException) e;
             }
             throw new ExecutionException("Redis did not answer the lock request", e);
         }
-    }
-
-    private static void releaseIfTaken(CompletableFuture<Boolean> acquisition, RLock lock, long owner) {
-        acquisition.thenAccept(taken -> {
-            if (Boolean.TRUE.equals(taken)) {
-                lock.unlockAsync(owner);
-            }
-        });
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.padlock.core;
 
+import dev.padlock.LockLostException;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.function.Supplier;
-import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -12,24 +12,41 @@ import org.redisson.api.RedissonClient;
  */
 final class BlockingOperation extends LockOperation {
 
-    BlockingOperation(LockPlan plan, Method method, Supplier<RedissonClient> client, LeaseRenewal renewal) {
-        super(plan, method, client, renewal);
+    BlockingOperation(
+            LockPlan plan,
+            Method method,
+            Supplier<RedissonClient> client,
+            LeaseRenewal renewal,
+            LockLossReporter losses) {
+        super(plan, method, client, renewal, losses);
     }
 
     @Override
     @SuppressWarnings("deprecation") // Thread.getId(): Redisson identifies owners by it; threadId() is Java 19+.
     public Object invoke(InvocationContext ctx) throws Exception {
-        RLock[] locks = locksFor(ctx.getParameters());
-        long owner = Thread.currentThread().getId();
-        LeaseRenewal.Held renewing = renewWhileHeld(locks, owner);
-        if (!acquireAll(locks, owner, renewing)) {
+        HeldLocks call = locksFor(ctx.getParameters(), Thread.currentThread().getId());
+        if (!acquireAll(call)) {
             return plan.returnKind().emptyResult();
         }
+        HeldLocks outer = call.bind();
+        Object result;
         try {
-            return ctx.proceed();
-        } finally {
-            stopRenewing(renewing);
-            releaseAll(locks, locks.length, owner);
+            result = ctx.proceed();
+        } catch (Throwable failure) {
+            HeldLocks.unbind(outer);
+            releaseAll(call);
+            LockLostException lost = lostException(call);
+            if (lost != null) {
+                failure.addSuppressed(lost);
+            }
+            throw failure;
         }
+        HeldLocks.unbind(outer);
+        releaseAll(call);
+        LockLostException lost = lostException(call);
+        if (lost != null) {
+            throw lost;
+        }
+        return result;
     }
 }

@@ -1,5 +1,6 @@
 package dev.padlock.core;
 
+import dev.padlock.LockLost;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -33,7 +34,7 @@ final class LeaseRenewal {
     private static final System.Logger LOG = System.getLogger(LeaseRenewal.class.getName());
 
     private final Supplier<RedissonClient> client;
-    private final Set<Held> held = ConcurrentHashMap.newKeySet();
+    private final Set<HeldLocks> held = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean ticking = new AtomicBoolean();
     /** The client's watchdog timeout, read on first use: the client is built after deployment. 0 until then. */
     private volatile long leaseMillis;
@@ -79,16 +80,19 @@ final class LeaseRenewal {
     }
 
     /**
-     * Renews those of {@code locks} that {@code owner} has taken ({@link Held#taken}) until {@link Held#stop()}.
+     * Renews those locks of {@code call} that it has taken ({@link HeldLocks#taken}) until {@link #stop}.
      * Registered before the first is taken, so that none waits unrenewed while a later one is awaited.
      */
-    Held renewWhileHeld(LockOperation operation, LockStrategy strategy, RLock[] locks, long owner) {
-        Held h = new Held(operation, strategy, locks, owner);
-        held.add(h);
+    void renewWhileHeld(HeldLocks call) {
+        held.add(call);
         if (!ticking.get() && ticking.compareAndSet(false, true)) {
             scheduleTick();
         }
-        return h;
+    }
+
+    /** Stops renewing the call's locks; they are about to be released. */
+    void stop(HeldLocks call) {
+        held.remove(call);
     }
 
     private void scheduleTick() {
@@ -127,94 +131,48 @@ final class LeaseRenewal {
             return;
         }
         long lease = leaseMillis();
-        for (Held h : held) {
-            if (h.seenByTick) {
-                h.renew(redisson, lease);
+        for (HeldLocks call : held) {
+            if (call.seenByTick) {
+                renew(call, redisson, lease);
             } else {
                 // Taken since the previous tick: its lease is still at least two thirds fresh.
-                h.seenByTick = true;
+                call.seenByTick = true;
             }
         }
     }
 
-    /** The locks of one call while renewed; {@link #stop()} it before releasing them. */
-    final class Held {
-        private final LockOperation operation;
-        private final LockStrategy strategy;
-        private final RLock[] locks;
-        private final long owner;
-        /** Whether a tick has seen it; written and read by the tick thread only. */
-        private boolean seenByTick;
-        /** How many of {@code locks}, in order, are taken: only those are renewed. */
-        private volatile int taken;
-
-        private volatile boolean stopped;
-        /** Which locks were found lost (no longer renewed); allocated on the first loss, guarded by this. */
-        private boolean[] lost;
-
-        private boolean failureReported; // guarded by this
-
-        Held(LockOperation operation, LockStrategy strategy, RLock[] locks, long owner) {
-            this.operation = operation;
-            this.strategy = strategy;
-            this.locks = locks;
-            this.owner = owner;
-        }
-
-        /** The first {@code count} locks are held from now on. */
-        void taken(int count) {
-            taken = count;
-        }
-
-        /** Stops renewing; the locks are about to be released. */
-        void stop() {
-            stopped = true;
-            held.remove(this);
-        }
-
-        private void renew(RedissonClient redisson, long lease) {
-            int count = taken;
-            for (int i = 0; i < count; i++) {
-                if (isLost(i)) {
-                    continue;
+    private static void renew(HeldLocks call, RedissonClient redisson, long lease) {
+        LockOperation operation = call.operation;
+        int count = call.taken();
+        for (int i = 0; i < count; i++) {
+            if (call.isLost(i)) {
+                continue;
+            }
+            int index = i;
+            RLock lock = call.locks[i];
+            operation.strategy.renew(redisson, lock, call.owner, lease).whenComplete((stillHeld, failure) -> {
+                if (call.stopped) {
+                    // Released meanwhile: a "not held" answer is about the release, not a loss.
+                    return;
                 }
-                int index = i;
-                RLock lock = locks[i];
-                strategy.renew(redisson, lock, owner, lease).whenComplete((stillHeld, failure) -> {
-                    if (stopped) {
-                        // Released meanwhile: a "not held" answer is about the release, not a loss.
-                        return;
+                LockLost loss = null;
+                if (failure != null) {
+                    if (call.firstFailure()) {
+                        operation.renewalFailed(lock, Acquisition.unwrap(failure), lease);
                     }
-                    if (failure != null) {
-                        if (firstFailure()) {
-                            operation.renewalFailed(lock, Acquisition.unwrap(failure), lease);
-                        }
-                    } else if (!stillHeld && markLost(index)) {
-                        operation.leaseLost(lock);
+                    if (call.unconfirmedMillis(index) > lease) {
+                        // No renewal got through for a whole lease: whatever Redis does now, the lock has lapsed.
+                        loss = operation.lost(call, index, LockLost.Detection.UNCONFIRMED, Acquisition.unwrap(failure));
                     }
-                });
-            }
-        }
-
-        private synchronized boolean isLost(int index) {
-            return lost != null && lost[index];
-        }
-
-        private synchronized boolean markLost(int index) {
-            if (lost == null) {
-                lost = new boolean[locks.length];
-            }
-            if (lost[index]) {
-                return false;
-            }
-            lost[index] = true;
-            return true;
-        }
-
-        private synchronized boolean firstFailure() {
-            boolean first = !failureReported;
-            failureReported = true;
-            return first;
+                } else if (stillHeld) {
+                    call.confirmed(index);
+                } else {
+                    loss = operation.lost(call, index, LockLost.Detection.RENEWAL, null);
+                }
+                if (loss != null) {
+                    operation.losses.reportLater(loss);
+                }
+            });
         }
     }
 }

@@ -1,9 +1,13 @@
 package dev.padlock.core;
 
+import dev.padlock.LockLost;
+import dev.padlock.LockLostException;
 import dev.padlock.LockNotAcquiredException;
+import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 import org.redisson.api.RLock;
@@ -19,15 +23,25 @@ public abstract class LockOperation {
 
     final LockPlan plan;
     private final KeyRenderer keys;
-    private final LockStrategy strategy;
+    final LockStrategy strategy;
     private final Supplier<RedissonClient> client;
     private final long waitMillis;
     /** A fixed lease, or -1 when the lock is renewed while held (watchdog mode). */
     private final long leaseMillis;
+
+    private final boolean fenced;
+    private final boolean throwOnLoss;
     /** Renews watchdog-mode locks instead of Redisson's watchdog, whose 4.7.0 renewals multiply (see there). */
     private final LeaseRenewal renewal;
 
-    LockOperation(LockPlan plan, Method method, Supplier<RedissonClient> client, LeaseRenewal renewal) {
+    final LockLossReporter losses;
+
+    LockOperation(
+            LockPlan plan,
+            Method method,
+            Supplier<RedissonClient> client,
+            LeaseRenewal renewal,
+            LockLossReporter losses) {
         this.plan = plan;
         this.keys = KeyRenderer.of(plan, method);
         this.strategy = LockStrategy.of(plan.settings().type());
@@ -36,21 +50,25 @@ public abstract class LockOperation {
         this.leaseMillis = plan.settings().usesWatchdog()
                 ? -1
                 : plan.settings().leaseTime().toMillis();
+        this.fenced = plan.settings().type() == LockType.FENCED;
+        this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.renewal = renewal;
+        this.losses = losses;
     }
 
     /**
-     * The operation for a validated plan, chosen by how the method returns its result. It renews its own
-     * watchdog-mode locks; {@link PadlockEngine} shares one renewal among all operations of an application.
+     * The operation for a validated plan, chosen by how the method returns its result. {@link PadlockEngine}
+     * shares one renewal and one loss reporter among all operations of an application.
      */
-    public static LockOperation of(LockPlan plan, Method method, Supplier<RedissonClient> client) {
-        return of(plan, method, client, new LeaseRenewal(client));
-    }
-
-    static LockOperation of(LockPlan plan, Method method, Supplier<RedissonClient> client, LeaseRenewal renewal) {
+    static LockOperation of(
+            LockPlan plan,
+            Method method,
+            Supplier<RedissonClient> client,
+            LeaseRenewal renewal,
+            LockLossReporter losses) {
         return plan.returnKind() == ReturnKind.COMPLETION_STAGE
-                ? new StageOperation(plan, method, client, renewal)
-                : new BlockingOperation(plan, method, client, renewal);
+                ? new StageOperation(plan, method, client, renewal, losses)
+                : new BlockingOperation(plan, method, client, renewal, losses);
     }
 
     public abstract Object invoke(InvocationContext ctx) throws Exception;
@@ -59,8 +77,8 @@ public abstract class LockOperation {
         return plan;
     }
 
-    /** The locks of this call, one per distinct rendered key, in sorted key order. */
-    final RLock[] locksFor(Object[] args) {
+    /** The locks of this call, one per distinct rendered key, in sorted key order, for {@code owner}. */
+    final HeldLocks locksFor(Object[] args, long owner) {
         String[] names = keys.render(args);
         if (Thread.currentThread().isInterrupted()) {
             // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
@@ -81,118 +99,143 @@ public abstract class LockOperation {
         for (int i = 0; i < names.length; i++) {
             locks[i] = strategy.lock(redisson, names[i]);
         }
-        return locks;
+        return new HeldLocks(this, locks, owner, fenced);
     }
 
     /**
-     * Takes every lock in order within one wait budget. On any failure the locks taken so far are released.
+     * Takes every lock of the call in order within one wait budget. In watchdog mode each lock is renewed from the
+     * moment it is taken, so one taken early does not lapse while a later one is awaited. On any failure the locks
+     * taken so far are released.
      *
-     * @param renewing from {@link #renewWhileHeld}: each lock is renewed from the moment it is taken, so one taken
-     *     early does not lapse while a later one is awaited
      * @return true when all are held; false when one was not free in time and the caller chose SKIP
      * @throws LockNotAcquiredException otherwise
      */
-    final boolean acquireAll(RLock[] locks, long owner, LeaseRenewal.Held renewing) {
+    final boolean acquireAll(HeldLocks call) {
+        RLock[] locks = call.locks;
         long deadline = locks.length == 1 ? 0 : System.nanoTime() + waitMillis * 1_000_000;
         // Watchdog mode still takes a fixed lease (the watchdog timeout): Redisson then starts no renewal of its
         // own, and Padlock renews the locks while they are held (LeaseRenewal).
         long lease = leaseMillis > 0 ? leaseMillis : renewal.leaseMillis();
+        if (leaseMillis <= 0) {
+            renewal.renewWhileHeld(call);
+        }
         for (int i = 0; i < locks.length; i++) {
             long wait = i == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
             boolean taken;
             try {
-                taken = Acquisition.acquire(locks[i], wait, lease, owner);
+                if (fenced) {
+                    Long token = Acquisition.acquireFenced(locks[i], wait, lease, call.owner);
+                    taken = token != null;
+                    if (taken) {
+                        call.tokens[i] = token;
+                    }
+                } else {
+                    taken = Acquisition.acquire(locks[i], wait, lease, call.owner);
+                }
             } catch (InterruptedException e) {
-                stopRenewing(renewing);
-                releaseAll(locks, i, owner);
+                releaseAll(call);
                 Thread.currentThread().interrupt();
                 throw notAcquired(locks[i].getName(), "the calling thread was interrupted", e);
             } catch (ExecutionException e) {
-                stopRenewing(renewing);
-                releaseAll(locks, i, owner);
+                releaseAll(call);
                 throw notAcquired(locks[i].getName(), "Redis could not be asked", Acquisition.unwrap(e));
             } catch (RuntimeException e) {
                 // e.g. the client shut down under the call: nothing may stay held or registered for renewal
-                stopRenewing(renewing);
-                releaseAll(locks, i, owner);
+                releaseAll(call);
                 throw e;
             }
             if (!taken) {
-                stopRenewing(renewing);
-                releaseAll(locks, i, owner);
+                releaseAll(call);
                 if (plan.settings().onFailure() == OnFailure.SKIP) {
                     return false;
                 }
                 throw notAcquired(locks[i].getName(), "it is held by another caller", null);
             }
-            if (renewing != null) {
-                renewing.taken(i + 1);
-            }
+            call.taken(i + 1);
         }
         return true;
-    }
-
-    /**
-     * In watchdog mode, the renewal of this call's locks, to hand to {@link #acquireAll} and to stop
-     * ({@link #stopRenewing}) before releasing them; {@code null} with a fixed lease.
-     */
-    final LeaseRenewal.Held renewWhileHeld(RLock[] locks, long owner) {
-        return leaseMillis > 0 ? null : renewal.renewWhileHeld(this, strategy, locks, owner);
-    }
-
-    static void stopRenewing(LeaseRenewal.Held held) {
-        if (held != null) {
-            held.stop();
-        }
     }
 
     private LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
         return new LockNotAcquiredException(key, plan.method(), plan.settings().waitTime(), reason, cause);
     }
 
-    /** Releases the first {@code count} locks, last taken first, and reports any that was already lost. */
-    final void releaseAll(RLock[] locks, int count, long owner) {
-        for (int i = count - 1; i >= 0; i--) {
-            Throwable failure = Acquisition.release(locks[i], owner);
+    /** Stops renewing the call's locks; they are about to be released. */
+    private void stopRenewing(HeldLocks call) {
+        call.stopped = true;
+        if (leaseMillis <= 0) {
+            renewal.stop(call);
+        }
+    }
+
+    /**
+     * Releases the locks the call took, last taken first, and reports any found lost, on the calling thread:
+     * observers have seen the {@link LockLost} event when this returns.
+     */
+    final void releaseAll(HeldLocks call) {
+        stopRenewing(call);
+        for (int i = call.taken() - 1; i >= 0; i--) {
+            Throwable failure = Acquisition.release(call.locks[i], call.owner);
             if (failure != null) {
-                releaseFailed(locks[i], failure);
+                LockLost loss = releaseFailed(call, i, failure);
+                if (loss != null) {
+                    losses.reportNow(loss);
+                }
             }
         }
     }
 
-    /** A renewal found the lock no longer held by this call: it expired, or Redis lost it (restart, failover). */
-    final void leaseLost(RLock lock) {
-        LOG.log(
-                System.Logger.Level.WARNING,
-                () -> "Lock " + lock.getName() + " for " + plan.method()
-                        + " is no longer held while the method runs: renewing its lease found it expired or gone"
-                        + " (Redis restarted, flushed or failed over, or this JVM paused longer than the watchdog"
-                        + " timeout), so another caller may run at the same time.");
+    /**
+     * Releases without waiting; completes when every release has been answered and any loss reported (on
+     * Padlock's event thread, never on Redisson's I/O threads).
+     */
+    final CompletableFuture<Void> releaseAllLater(HeldLocks call) {
+        stopRenewing(call);
+        int count = call.taken();
+        CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
+        for (int i = count - 1; i >= 0; i--) {
+            int index = i;
+            releases[i] = call.locks[i]
+                    .unlockAsync(call.owner)
+                    .toCompletableFuture()
+                    .handle((ignored, failure) -> failure == null ? null : releaseFailed(call, index, failure))
+                    .thenCompose(
+                            loss -> loss == null ? CompletableFuture.completedFuture(null) : losses.reportLater(loss));
+        }
+        return CompletableFuture.allOf(releases);
+    }
+
+    /** The loss to report when releasing lock {@code index} failed, or {@code null} if it was reported already. */
+    private LockLost releaseFailed(HeldLocks call, int index, Throwable failure) {
+        Throwable cause = Acquisition.unwrap(failure);
+        // Not held by this owner any more: its lease ran out. Any other failure: Redis could not say.
+        return cause instanceof IllegalMonitorStateException
+                ? lost(call, index, LockLost.Detection.RELEASE, null)
+                : lost(call, index, LockLost.Detection.UNCONFIRMED, cause);
+    }
+
+    /** Records a loss of lock {@code index}; the event to report, or {@code null} when it was reported already. */
+    final LockLost lost(HeldLocks call, int index, LockLost.Detection how, Throwable cause) {
+        LockLost loss = new LockLost(call.locks[index].getName(), plan.method(), call.heldFor(), how, cause);
+        return call.markLost(index, loss) ? loss : null;
+    }
+
+    /** With {@code on-lease-lost=throw}, what the call throws after its method because a lock was lost; else null. */
+    final LockLostException lostException(HeldLocks call) {
+        if (!throwOnLoss) {
+            return null;
+        }
+        LockLost loss = call.firstLoss();
+        return loss == null ? null : new LockLostException(loss);
     }
 
     /** A renewal could not reach Redis; the next tick tries again, until the lease runs out. */
     final void renewalFailed(RLock lock, Throwable failure, long leaseMillis) {
+        losses.renewalFailed();
         LOG.log(
                 System.Logger.Level.WARNING,
                 () -> "Lock " + lock.getName() + " for " + plan.method() + " could not be renewed (" + failure
                         + "); Padlock retries every " + (leaseMillis / 3) + " ms, and the lock lapses if none succeeds"
                         + " within its " + leaseMillis + " ms lease.");
-    }
-
-    final void releaseFailed(RLock lock, Throwable failure) {
-        if (failure instanceof IllegalMonitorStateException) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Lock " + lock.getName() + " for " + plan.method()
-                            + " was no longer held when the method finished: its lease expired or could not be renewed,"
-                            + " so another caller may have run at the same time. Use a longer lease-time, or none so the"
-                            + " watchdog renews it.");
-        } else {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Lock " + lock.getName() + " for " + plan.method()
-                            + " could not be released (" + failure + "); Redis frees it when its lease or the watchdog"
-                            + " timeout runs out.");
-        }
     }
 }

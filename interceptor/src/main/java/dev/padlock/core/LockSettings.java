@@ -7,9 +7,11 @@ import java.time.Duration;
 /**
  * What one lock resolved to after configuration, annotation and defaults.
  *
- * @param leaseTime a fixed lease, or {@code null} when Redisson's watchdog renews the lock
+ * @param leaseTime a fixed lease, or {@code null} when the lock is renewed while held (watchdog mode)
+ * @param onLeaseLost whether a lost lock also makes the call throw
  */
-public record LockSettings(LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure) {
+public record LockSettings(
+        LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
 
     public boolean usesWatchdog() {
         return leaseTime == null;

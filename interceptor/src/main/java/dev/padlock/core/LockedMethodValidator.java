@@ -101,6 +101,10 @@ public final class LockedMethodValidator {
             Optional<Map.Entry<String, String>> failureKey = perLock(name, "on-failure");
             OnFailure onFailure =
                     failureKey.map(e -> enumValue(OnFailure.class, e)).orElse(spec.onFailure());
+            LeaseLossPolicy onLeaseLost = perLock(name, "on-lease-lost")
+                    .map(e -> PadlockSettings.leaseLossPolicy(
+                            e.getKey() + " (lock of " + method.display() + ")", e.getValue(), problems))
+                    .orElse(global.onLeaseLost());
 
             ReturnKind returnKind = returnKind();
             if (onFailure == OnFailure.SKIP && returnKind == ReturnKind.PRIMITIVE) {
@@ -117,7 +121,7 @@ public final class LockedMethodValidator {
             if (!problems.isEmpty()) {
                 return new Result(null, List.copyOf(problems));
             }
-            LockSettings settings = new LockSettings(type, wait, lease, onFailure);
+            LockSettings settings = new LockSettings(type, wait, lease, onFailure, onLeaseLost);
             LockPlan plan = new LockPlan(
                     method.display(), name, global.keyPrefix() + name, List.copyOf(keys), settings, returnKind);
             return new Result(plan, List.of());

@@ -1,11 +1,13 @@
 package dev.padlock.core;
 
 import dev.padlock.LockException;
+import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.redisson.api.RedissonClient;
 
@@ -21,15 +23,38 @@ public final class PadlockEngine {
     /** One renewal for the application's watchdog-mode locks: one tick renews them all. */
     private final LeaseRenewal renewal;
 
-    public PadlockEngine(LockedMethodValidator validator, Supplier<RedissonClient> client) {
+    private final LockLossReporter losses;
+
+    /**
+     * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
+     *     called on the thread that found the loss or on Padlock's event thread
+     */
+    public PadlockEngine(
+            LockedMethodValidator validator, Supplier<RedissonClient> client, Consumer<LockLost> lockLost) {
         this.validator = validator;
         this.client = client;
         this.renewal = new LeaseRenewal(client);
+        this.losses = new LockLossReporter(lockLost);
+    }
+
+    /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */
+    public void publishMetrics(String application) {
+        losses.register(application);
+    }
+
+    /** The counters ({@link PadlockMetricsMBean}), also readable without JMX. */
+    public PadlockMetricsMBean metrics() {
+        return losses;
+    }
+
+    /** Withdraws what {@link #publishMetrics} published; the application is stopping. */
+    public void close() {
+        losses.unregister();
     }
 
     /** Registers the operation of a method validated at deployment. */
     public void register(Method method, LockPlan plan) {
-        operations.put(method, LockOperation.of(plan, method, client, renewal));
+        operations.put(method, LockOperation.of(plan, method, client, renewal, losses));
     }
 
     public int size() {
@@ -53,7 +78,7 @@ public final class PadlockEngine {
             if (!result.isValid()) {
                 throw new LockException(String.join("\n", result.problems()));
             }
-            return LockOperation.of(result.plan(), m, client, renewal);
+            return LockOperation.of(result.plan(), m, client, renewal, losses);
         });
     }
 

@@ -9,12 +9,14 @@ import java.util.List;
  * @param keyPrefix prepended to every lock name ({@code padlock.key-prefix}, default {@code padlock:})
  * @param waitTime how long a caller waits for a lock when neither the lock nor its annotation says
  * @param leaseTime a fixed lease, or {@code null} for Redisson's watchdog
+ * @param onLeaseLost what a call does when its lock was lost while it ran ({@code padlock.on-lease-lost})
  */
-public record PadlockSettings(String keyPrefix, Duration waitTime, Duration leaseTime) {
+public record PadlockSettings(String keyPrefix, Duration waitTime, Duration leaseTime, LeaseLossPolicy onLeaseLost) {
 
     public static final String KEY_PREFIX = "padlock.key-prefix";
     public static final String WAIT_TIME = "padlock.wait-time";
     public static final String LEASE_TIME = "padlock.lease-time";
+    public static final String ON_LEASE_LOST = "padlock.on-lease-lost";
 
     public static final String DEFAULT_KEY_PREFIX = "padlock:";
     /** Finite so a stuck holder turns into an error rather than a hung request. */
@@ -34,7 +36,22 @@ public record PadlockSettings(String keyPrefix, Duration waitTime, Duration leas
                 config.get(WAIT_TIME).map(v -> duration(WAIT_TIME, v, problems)).orElse(DEFAULT_WAIT_TIME);
         Duration lease =
                 config.get(LEASE_TIME).map(v -> lease(LEASE_TIME, v, problems)).orElse(null);
-        return new PadlockSettings(prefix, wait, lease);
+        LeaseLossPolicy onLeaseLost = config.get(ON_LEASE_LOST)
+                .map(v -> leaseLossPolicy(ON_LEASE_LOST, v, problems))
+                .orElse(LeaseLossPolicy.WARN);
+        return new PadlockSettings(prefix, wait, lease, onLeaseLost);
+    }
+
+    /** {@code warn} or {@code throw}, in any case. */
+    static LeaseLossPolicy leaseLossPolicy(String key, String value, List<String> problems) {
+        for (LeaseLossPolicy policy : LeaseLossPolicy.values()) {
+            if (policy.name().equalsIgnoreCase(value.trim())) {
+                return policy;
+            }
+        }
+        problems.add("Invalid " + key + " '" + value + "': use 'warn' (report a lost lock: event, WARN log, metric)"
+                + " or 'throw' (report it and throw LockLostException after the method).");
+        return LeaseLossPolicy.WARN;
     }
 
     static Duration duration(String key, String value, List<String> problems) {

@@ -109,7 +109,8 @@ class LockedMethodValidatorTest {
         assertThat(plan.lockName()).isEqualTo(Beans.class.getName() + "#fine");
         assertThat(plan.redisBase()).isEqualTo("padlock:" + Beans.class.getName() + "#fine");
         assertThat(plan.settings())
-                .isEqualTo(new LockSettings(LockType.REENTRANT, Duration.ofSeconds(5), null, OnFailure.THROW));
+                .isEqualTo(new LockSettings(
+                        LockType.REENTRANT, Duration.ofSeconds(5), null, OnFailure.THROW, LeaseLossPolicy.WARN));
         assertThat(plan.keys().get(0).parameterIndexes()).containsExactly(0);
     }
 
@@ -243,7 +244,11 @@ class LockedMethodValidatorTest {
     void precedenceIsPerLockConfigThenAnnotationThenGlobalThenDefault() {
         assertThat(validate("configured").plan().settings())
                 .isEqualTo(new LockSettings(
-                        LockType.FAIR, Duration.ofSeconds(2), Duration.ofSeconds(10), OnFailure.THROW));
+                        LockType.FAIR,
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(10),
+                        OnFailure.THROW,
+                        LeaseLossPolicy.WARN));
 
         config.put("padlock.wait-time", "7s");
         config.put("padlock.lease-time", "1m");
@@ -255,8 +260,25 @@ class LockedMethodValidatorTest {
         config.put("padlock.locks.stock.lease-time", "watchdog");
         config.put("padlock.locks.\"stock\".type", "write");
         config.put("padlock.locks.\"stock\".on-failure", "skip");
+        config.put("padlock.locks.\"stock\".on-lease-lost", "throw");
         assertThat(validate("configured").plan().settings())
-                .isEqualTo(new LockSettings(LockType.WRITE, Duration.ZERO, null, OnFailure.SKIP));
+                .isEqualTo(
+                        new LockSettings(LockType.WRITE, Duration.ZERO, null, OnFailure.SKIP, LeaseLossPolicy.THROW));
+    }
+
+    @Test
+    void onLeaseLostIsGlobalThenPerLockAndNamesABadValue() {
+        config.put("padlock.on-lease-lost", "THROW");
+        assertThat(validate("fine").plan().settings().onLeaseLost()).isEqualTo(LeaseLossPolicy.THROW);
+        config.put("padlock.locks.\"stock\".on-lease-lost", "warn");
+        assertThat(validate("configured").plan().settings().onLeaseLost()).isEqualTo(LeaseLossPolicy.WARN);
+
+        config.put("padlock.locks.\"stock\".on-lease-lost", "explode");
+        assertThat(problems("configured"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.locks.\"stock\".on-lease-lost (lock of ")
+                .contains("'explode'", "'warn'", "'throw'");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.CurrentLockContext;
 import dev.padlock.core.InterceptorPriority;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.LockedMethodValidator;
@@ -82,6 +83,14 @@ class PadlockProcessor {
         return AdditionalBeanBuildItem.builder()
                 .addBeanClasses(LockedInterceptor.class, Locked.class)
                 .setUnremovable()
+                .build();
+    }
+
+    /** The {@code LockContext} bean, kept only when the application injects it. */
+    @BuildStep
+    AdditionalBeanBuildItem lockContext() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(CurrentLockContext.class)
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
+import dev.padlock.LockLost;
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
@@ -46,7 +47,13 @@ public final class PadlockRuntime {
                 // The client the container resolves: the application's own when it has one, else Padlock's
                 // (a default bean). Looked up on the first locked call, never per call.
                 ResolvedOnce.of(
-                        () -> Arc.container().instance(RedissonClient.class).get()));
+                        () -> Arc.container().instance(RedissonClient.class).get()),
+                // Looked up when a loss is reported, which is rare.
+                loss -> Arc.container()
+                        .beanManager()
+                        .getEvent()
+                        .select(LockLost.class)
+                        .fire(loss));
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
             LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
@@ -69,6 +76,9 @@ public final class PadlockRuntime {
         }
         named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
         managedClient = new ManagedClient(redis, loader);
+        newEngine.publishMetrics(ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.application.name", String.class)
+                .orElse("padlock"));
         engine = newEngine;
     }
 
@@ -143,6 +153,10 @@ public final class PadlockRuntime {
     }
 
     void shutdown() {
+        PadlockEngine e = engine;
+        if (e != null) {
+            e.close();
+        }
         ManagedClient c = managedClient;
         if (c != null) {
             c.close();

@@ -1,0 +1,63 @@
+package dev.padlock;
+
+import dev.padlock.core.DurationText;
+import java.time.Duration;
+
+/**
+ * A CDI event: the lock of a running {@link Locked} call was lost, or could no longer be confirmed, so
+ * another caller may have run the same critical section at the same time. Observe it to alert, to compensate,
+ * or to count:
+ *
+ * <pre>{@code
+ * void onLost(@Observes LockLost lost) {
+ *     alerts.raise("lock " + lost.lockKey() + " lost after " + lost.heldFor() + " in " + lost.method());
+ * }
+ * }</pre>
+ *
+ * <p>Fired once per lock and call. When found by a renewal it is fired on a Padlock thread while the method
+ * still runs; when found at release, before the call returns to its caller (for a {@code CompletionStage},
+ * before the returned stage completes). Observers should be quick: for a renewal, a slow observer delays only
+ * other events, never renewals.
+ *
+ * @param lockKey the Redis key of the lock, e.g. {@code padlock:stock:A-42}
+ * @param method the intercepted method, as {@code com.acme.Inventory#reserve(String, int)}
+ * @param heldFor how long after acquisition the loss was found
+ * @param detectedBy how Padlock found out
+ * @param cause the Redis error behind an {@link Detection#UNCONFIRMED} loss; {@code null} otherwise
+ */
+public record LockLost(String lockKey, String method, Duration heldFor, Detection detectedBy, Throwable cause) {
+
+    /** One sentence for a log line or an exception: what was lost, when, why, and what to do. */
+    public String describe() {
+        String head = "Lock " + lockKey + " for " + method;
+        String after = DurationText.format(heldFor);
+        switch (detectedBy) {
+            case RENEWAL:
+                return head + " was lost " + after + " after it was taken, while the method ran: a lease renewal found"
+                        + " it expired or taken over (Redis restarted, flushed or failed over, or this JVM paused"
+                        + " longer than the lease), so another caller may run at the same time.";
+            case RELEASE:
+                return head + " was no longer held when the method finished, " + after + " after it was taken: its"
+                        + " lease ran out or Redis lost it, so another caller may have run at the same time. Use a"
+                        + " longer lease-time, or none so Padlock renews the lock while the method runs.";
+            case UNCONFIRMED:
+            default:
+                return head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
+                        + " reached to renew or release it (" + cause + "), so another caller may have run at the"
+                        + " same time. Redis frees it when its lease runs out.";
+        }
+    }
+
+    /** How a lock loss was found. */
+    public enum Detection {
+        /** A lease renewal found the lock expired or taken by another owner while the method ran. */
+        RENEWAL,
+        /** The release found the lock no longer held by this call: its lease had run out. */
+        RELEASE,
+        /**
+         * Redis could not be reached to renew the lock within its lease, or to release it: Padlock cannot confirm
+         * the lock was held throughout (a Redis that restarted without persistence has forgotten it).
+         */
+        UNCONFIRMED
+    }
+}

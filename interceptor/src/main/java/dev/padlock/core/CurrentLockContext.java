@@ -1,0 +1,72 @@
+package dev.padlock.core;
+
+import dev.padlock.LockContext;
+import dev.padlock.LockType;
+import jakarta.enterprise.context.Dependent;
+import java.time.Instant;
+import java.util.List;
+
+/** The {@link LockContext} bean: a view of the call bound to the current thread, holding no state itself. */
+@Dependent
+public class CurrentLockContext implements LockContext {
+
+    @Override
+    public boolean isActive() {
+        return HeldLocks.current() != null;
+    }
+
+    @Override
+    public String key() {
+        return call().locks[0].getName();
+    }
+
+    @Override
+    public List<String> keys() {
+        return call().keys();
+    }
+
+    @Override
+    public Instant acquiredAt() {
+        return call().acquiredAt();
+    }
+
+    @Override
+    public long token() {
+        return token(call(), 0);
+    }
+
+    @Override
+    public long token(String key) {
+        HeldLocks call = call();
+        for (int i = 0; i < call.locks.length; i++) {
+            if (call.locks[i].getName().equals(key)) {
+                return token(call, i);
+            }
+        }
+        throw new IllegalArgumentException("LockContext.token(\"" + key + "\"): the call to "
+                + call.operation.plan().method() + " holds " + call.keys() + ", not that key");
+    }
+
+    private static long token(HeldLocks call, int index) {
+        if (call.tokens == null) {
+            throw new IllegalStateException(
+                    "LockContext.token(): the lock of " + call.operation.plan().method()
+                            + " is " + call.operation.plan().settings().type()
+                            + ", which has no fencing token. Use @Locked(type"
+                            + " = " + LockType.FENCED.name() + ") or padlock.locks.\""
+                            + call.operation.plan().lockName()
+                            + "\".type=fenced");
+        }
+        return call.tokens[index];
+    }
+
+    private static HeldLocks call() {
+        HeldLocks call = HeldLocks.current();
+        if (call == null) {
+            throw new IllegalStateException("LockContext is only valid inside a @Locked call, on the thread running"
+                    + " its method body; no @Locked call is running on "
+                    + Thread.currentThread().getName());
+        }
+        return call;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.padlock.core;
+
+import dev.padlock.LockContext;
+import dev.padlock.LockLost;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.redisson.api.RLock;
+
+/**
+ * The locks of one {@code @Locked} call while it runs: what is taken, since when, its fencing tokens, and which
+ * locks were found lost. Renewed by {@link LeaseRenewal} in watchdog mode; bound to the thread running the body
+ * so {@link LockContext} can describe it.
+ */
+final class HeldLocks {
+
+    private static final ThreadLocal<HeldLocks> CURRENT = new ThreadLocal<>();
+
+    final LockOperation operation;
+    final RLock[] locks;
+    final long owner;
+    /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
+    final long[] tokens;
+
+    /** How many of {@code locks}, in order, are taken: only those are renewed and released. */
+    private volatile int taken;
+
+    private long acquiredNanos;
+    private long acquiredAtMillis;
+
+    /** Set when the locks are about to be released: renewals in flight then say nothing. */
+    volatile boolean stopped;
+    /** Whether a renewal tick has seen it; written and read by the tick thread only. */
+    boolean seenByTick;
+
+    /** Which locks were found lost; allocated on the first loss. Guarded by this. */
+    private boolean[] lost;
+
+    private LockLost firstLoss;
+    /** When each lock was last known held, for renewals that keep failing; allocated by the first renewal. */
+    private long[] confirmedNanos;
+
+    private boolean failureReported;
+
+    HeldLocks(LockOperation operation, RLock[] locks, long owner, boolean fenced) {
+        this.operation = operation;
+        this.locks = locks;
+        this.owner = owner;
+        this.tokens = fenced ? new long[locks.length] : null;
+    }
+
+    /** The first {@code count} locks are held from now on. */
+    void taken(int count) {
+        if (count == 1) {
+            acquiredNanos = System.nanoTime();
+            acquiredAtMillis = System.currentTimeMillis();
+        }
+        taken = count;
+    }
+
+    int taken() {
+        return taken;
+    }
+
+    Duration heldFor() {
+        return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+    }
+
+    /** Records a loss; true the first time for this lock, so each loss is reported once. */
+    synchronized boolean markLost(int index, LockLost loss) {
+        if (lost == null) {
+            lost = new boolean[locks.length];
+        }
+        if (lost[index]) {
+            return false;
+        }
+        lost[index] = true;
+        if (firstLoss == null) {
+            firstLoss = loss;
+        }
+        return true;
+    }
+
+    /** The first loss recorded for the call, or {@code null}. */
+    synchronized LockLost firstLoss() {
+        return firstLoss;
+    }
+
+    synchronized boolean isLost(int index) {
+        return lost != null && lost[index];
+    }
+
+    /** A renewal of lock {@code index} succeeded. */
+    synchronized void confirmed(int index) {
+        confirmations()[index] = System.nanoTime();
+    }
+
+    /** How long lock {@code index} has gone without a successful renewal (or since it was taken). */
+    synchronized long unconfirmedMillis(int index) {
+        return (System.nanoTime() - confirmations()[index]) / 1_000_000;
+    }
+
+    private long[] confirmations() {
+        if (confirmedNanos == null) {
+            confirmedNanos = new long[locks.length];
+            java.util.Arrays.fill(confirmedNanos, acquiredNanos);
+        }
+        return confirmedNanos;
+    }
+
+    /** True for the first failed renewal of the call only, so a Redis outage is not logged per tick. */
+    synchronized boolean firstFailure() {
+        boolean first = !failureReported;
+        failureReported = true;
+        return first;
+    }
+
+    /** Makes this the current thread's call until {@link #unbind}; returns the call it hides (nested calls). */
+    HeldLocks bind() {
+        HeldLocks outer = CURRENT.get();
+        CURRENT.set(this);
+        return outer;
+    }
+
+    static void unbind(HeldLocks outer) {
+        if (outer == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(outer);
+        }
+    }
+
+    /** The call whose body runs on this thread, or {@code null}. */
+    static HeldLocks current() {
+        return CURRENT.get();
+    }
+
+    List<String> keys() {
+        List<String> keys = new ArrayList<>(locks.length);
+        for (RLock lock : locks) {
+            keys.add(lock.getName());
+        }
+        return keys;
+    }
+
+    Instant acquiredAt() {
+        return Instant.ofEpochMilli(acquiredAtMillis);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.padlock.core;
+
+import dev.padlock.LockLost;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Says so when a lock was lost while its method ran: one WARN line, the {@link LockLost} event to the
+ * application's observers, and the {@link PadlockMetricsMBean} counter. One per engine.
+ */
+final class LockLossReporter implements PadlockMetricsMBean {
+
+    private static final System.Logger LOG = System.getLogger(LockLossReporter.class.getName());
+
+    private final Consumer<LockLost> observers;
+    private final AtomicLong lost = new AtomicLong();
+    private final AtomicLong renewalFailures = new AtomicLong();
+    private ObjectName registered;
+
+    /** @param observers delivers the event to the application (a CDI {@code Event.fire}) */
+    LockLossReporter(Consumer<LockLost> observers) {
+        this.observers = observers;
+    }
+
+    /**
+     * Events found off the caller's thread (renewals, releases of completed stages) are delivered here, one at a
+     * time and in order, so that a slow observer holds up neither a renewal nor Redisson's I/O threads.
+     */
+    private static final class Events {
+        static final ThreadPoolExecutor EXECUTOR = events();
+    }
+
+    private static ThreadPoolExecutor events() {
+        ClassLoader padlock = LockLossReporter.class.getClassLoader();
+        ThreadPoolExecutor executor =
+                new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "padlock-events");
+                    t.setDaemon(true);
+                    t.setContextClassLoader(padlock);
+                    return t;
+                });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    /** Reports on the calling thread: observers have seen the event when this returns. */
+    void reportNow(LockLost loss) {
+        lost.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, loss::describe);
+        try {
+            observers.accept(loss);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "An observer of LockLost for " + loss.lockKey() + " failed", e);
+        }
+    }
+
+    /** Reports on Padlock's event thread; completes when observers have seen the event. */
+    CompletableFuture<Void> reportLater(LockLost loss) {
+        return CompletableFuture.runAsync(() -> reportNow(loss), Events.EXECUTOR);
+    }
+
+    void renewalFailed() {
+        renewalFailures.incrementAndGet();
+    }
+
+    @Override
+    public long getLocksLost() {
+        return lost.get();
+    }
+
+    @Override
+    public long getRenewalFailures() {
+        return renewalFailures.get();
+    }
+
+    /** Publishes the counters over JMX under {@code name}; a name already taken gets a number appended. */
+    synchronized void register(String name) {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        for (int n = 1; n < 100 && registered == null; n++) {
+            try {
+                String value = n == 1 ? name : name + "-" + n;
+                if (!value.matches("[\\w.\\-]+")) {
+                    value = ObjectName.quote(value);
+                }
+                ObjectName candidate = new ObjectName("dev.padlock:type=Padlock,name=" + value);
+                server.registerMBean(new javax.management.StandardMBean(this, PadlockMetricsMBean.class), candidate);
+                registered = candidate;
+            } catch (javax.management.InstanceAlreadyExistsException e) {
+                // another application in this JVM uses the name: try the next
+            } catch (javax.management.JMException | RuntimeException | LinkageError e) {
+                // e.g. a native image without JMX: the counters stay readable through the event
+                LOG.log(System.Logger.Level.INFO, "Padlock's metrics are not published over JMX", e);
+                return;
+            }
+        }
+    }
+
+    synchronized void unregister() {
+        if (registered != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(registered);
+            } catch (javax.management.JMException | RuntimeException e) {
+                // already gone
+            }
+            registered = null;
+        }
+    }
+}
