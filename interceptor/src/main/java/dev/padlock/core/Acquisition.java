@@ -62,6 +62,19 @@ final class Acquisition {
         return await(pending.toCompletableFuture(), token -> token != null, lock, waitMillis, owner);
     }
 
+    /** The asynchronous form of {@link #acquireFenced}: the token, or {@code null} when not free in time. */
+    static CompletableFuture<Long> fencedAsync(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        if (lock instanceof RedissonFencedLock fenced) {
+            return fenced.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                    .toCompletableFuture();
+        }
+        return lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                .toCompletableFuture()
+                .thenCompose(taken -> Boolean.TRUE.equals(taken)
+                        ? ((RFencedLock) lock).getTokenAsync().toCompletableFuture()
+                        : CompletableFuture.completedFuture(null));
+    }
+
     /**
      * Waits for an acquisition. If the caller stops waiting (interrupted, or no answer), the lock is released once
      * the acquisition turns out to have taken it ({@code taken}).

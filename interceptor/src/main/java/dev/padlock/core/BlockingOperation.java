@@ -3,8 +3,6 @@ package dev.padlock.core;
 import dev.padlock.LockLostException;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
-import java.util.function.Supplier;
-import org.redisson.api.RedissonClient;
 
 /**
  * A method whose work is done when it returns: the calling thread owns the locks (so a nested call of the
@@ -12,18 +10,14 @@ import org.redisson.api.RedissonClient;
  */
 final class BlockingOperation extends LockOperation {
 
-    BlockingOperation(
-            LockPlan plan,
-            Method method,
-            Supplier<RedissonClient> client,
-            LeaseRenewal renewal,
-            LockLossReporter losses) {
-        super(plan, method, client, renewal, losses);
+    BlockingOperation(LockPlan plan, Method method, Shared shared) {
+        super(plan, method, shared);
     }
 
     @Override
     @SuppressWarnings("deprecation") // Thread.getId(): Redisson identifies owners by it; threadId() is Java 19+.
     public Object invoke(InvocationContext ctx) throws Exception {
+        refuseIfCallerMustNotBlock();
         HeldLocks call = locksFor(ctx.getParameters(), Thread.currentThread().getId());
         if (!acquireAll(call)) {
             return plan.returnKind().emptyResult();

@@ -43,6 +43,12 @@ final class HeldLocks {
 
     private boolean failureReported;
 
+    /** Guarded by this: whether the release has begun (a call is released once), and the body's phase. */
+    private boolean releasing;
+
+    private boolean started;
+    private boolean abandoned;
+
     HeldLocks(LockOperation operation, RLock[] locks, long owner, boolean fenced) {
         this.operation = operation;
         this.locks = locks;
@@ -107,6 +113,31 @@ final class HeldLocks {
             java.util.Arrays.fill(confirmedNanos, acquiredNanos);
         }
         return confirmedNanos;
+    }
+
+    /** True for the first of possibly several attempts to release the call; the others must not release again. */
+    synchronized boolean beginRelease() {
+        boolean first = !releasing;
+        releasing = true;
+        return first;
+    }
+
+    /** The method body is about to run; false when the call was abandoned (cancelled) first. */
+    synchronized boolean start() {
+        if (abandoned) {
+            return false;
+        }
+        started = true;
+        return true;
+    }
+
+    /** The caller cancelled before the body ran; true when it had not started, so nothing else will release. */
+    synchronized boolean abandon() {
+        if (started) {
+            return false;
+        }
+        abandoned = true;
+        return true;
     }
 
     /** True for the first failed renewal of the call only, so a Redis outage is not logged per tick. */

@@ -9,6 +9,8 @@ import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -35,40 +37,56 @@ public abstract class LockOperation {
     private final LeaseRenewal renewal;
 
     final LockLossReporter losses;
+    final CallerContext callers;
 
-    LockOperation(
-            LockPlan plan,
-            Method method,
-            Supplier<RedissonClient> client,
-            LeaseRenewal renewal,
-            LockLossReporter losses) {
+    /**
+     * Owner ids of calls whose locks are not owned by the calling thread (stages, reactive types) count down from
+     * -1, so they never collide with thread ids (positive) under the same Redisson client id.
+     */
+    private static final AtomicLong NEXT_CALL_OWNER = new AtomicLong();
+
+    /** What the operations of one engine share. */
+    record Shared(
+            Supplier<RedissonClient> client, LeaseRenewal renewal, LockLossReporter losses, CallerContext callers) {}
+
+    LockOperation(LockPlan plan, Method method, Shared shared) {
         this.plan = plan;
         this.keys = KeyRenderer.of(plan, method);
         this.strategy = LockStrategy.of(plan.settings().type());
-        this.client = client;
+        this.client = shared.client();
         this.waitMillis = plan.settings().waitTime().toMillis();
         this.leaseMillis = plan.settings().usesWatchdog()
                 ? -1
                 : plan.settings().leaseTime().toMillis();
         this.fenced = plan.settings().type() == LockType.FENCED;
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
-        this.renewal = renewal;
-        this.losses = losses;
+        this.renewal = shared.renewal();
+        this.losses = shared.losses();
+        this.callers = shared.callers();
     }
 
     /**
      * The operation for a validated plan, chosen by how the method returns its result. {@link PadlockEngine}
      * shares one renewal and one loss reporter among all operations of an application.
      */
-    static LockOperation of(
-            LockPlan plan,
-            Method method,
-            Supplier<RedissonClient> client,
-            LeaseRenewal renewal,
-            LockLossReporter losses) {
-        return plan.returnKind() == ReturnKind.COMPLETION_STAGE
-                ? new StageOperation(plan, method, client, renewal, losses)
-                : new BlockingOperation(plan, method, client, renewal, losses);
+    static LockOperation of(LockPlan plan, Method method, Shared shared) {
+        switch (plan.returnKind()) {
+            case COMPLETION_STAGE:
+                return new StageOperation(plan, method, shared);
+            case UNI:
+            case MULTI:
+            case FLOW_PUBLISHER:
+            case REACTIVE_STREAMS_PUBLISHER:
+                // Loaded only here, so Mutiny is needed only by applications that return its types.
+                return new ReactiveOperation(plan, method, shared);
+            default:
+                return new BlockingOperation(plan, method, shared);
+        }
+    }
+
+    /** An owner id for a call whose locks outlive the calling thread's involvement. */
+    static long nextCallOwner() {
+        return NEXT_CALL_OWNER.decrementAndGet();
     }
 
     public abstract Object invoke(InvocationContext ctx) throws Exception;
@@ -156,6 +174,77 @@ public abstract class LockOperation {
         return true;
     }
 
+    /**
+     * Takes every lock of the call in order within one wait budget without blocking the caller: for callers that
+     * must not block, and for reactive types. Completes with false when one was not free and the caller chose SKIP,
+     * or with {@link LockNotAcquiredException}; on any failure, and when the result is cancelled, the locks taken
+     * are released.
+     */
+    final CompletableFuture<Boolean> acquireAllAsync(HeldLocks call) {
+        if (leaseMillis <= 0) {
+            renewal.renewWhileHeld(call);
+        }
+        long lease = leaseMillis > 0 ? leaseMillis : renewal.leaseMillis();
+        long deadline = System.nanoTime() + waitMillis * 1_000_000;
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        takeNext(call, 0, lease, deadline, result);
+        return result;
+    }
+
+    private void takeNext(HeldLocks call, int index, long lease, long deadline, CompletableFuture<Boolean> result) {
+        if (index == call.locks.length) {
+            if (!result.complete(true)) {
+                releaseAllLater(call); // cancelled while the last lock was being taken
+            }
+            return;
+        }
+        long wait = index == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+        RLock lock = call.locks[index];
+        CompletableFuture<Boolean> attempt;
+        if (fenced) {
+            attempt = Acquisition.fencedAsync(lock, wait, lease, call.owner).thenApply(token -> {
+                if (token != null) {
+                    call.tokens[index] = token;
+                }
+                return token != null;
+            });
+        } else {
+            attempt = lock.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, call.owner)
+                    .toCompletableFuture();
+        }
+        attempt.whenComplete((taken, failure) -> {
+            if (failure == null && Boolean.TRUE.equals(taken)) {
+                call.taken(index + 1);
+            }
+            if (failure != null) {
+                releaseAllLater(call);
+                result.completeExceptionally(
+                        notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)));
+            } else if (!Boolean.TRUE.equals(taken)) {
+                releaseAllLater(call);
+                if (plan.settings().onFailure() == OnFailure.SKIP) {
+                    result.complete(false);
+                } else {
+                    result.completeExceptionally(notAcquired(lock.getName(), "it is held by another caller", null));
+                }
+            } else if (result.isDone()) {
+                releaseAllLater(call); // the caller cancelled meanwhile
+            } else {
+                takeNext(call, index + 1, lease, deadline, result);
+            }
+        });
+    }
+
+    /** Refuses a call that would block a thread that must not block, before anything is taken. */
+    final void refuseIfCallerMustNotBlock() {
+        if (callers.mustNotBlock()) {
+            throw new dev.padlock.LockException("@Locked " + plan.method() + " was called on "
+                    + Thread.currentThread().getName() + ", an event-loop thread, and waiting for its lock would"
+                    + " block the loop. Return Uni, Multi or CompletionStage (the lock is then taken without"
+                    + " blocking), or call it from a worker thread (e.g. annotate the caller @Blocking).");
+        }
+    }
+
     private LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
         return new LockNotAcquiredException(key, plan.method(), plan.settings().waitTime(), reason, cause);
     }
@@ -173,6 +262,9 @@ public abstract class LockOperation {
      * observers have seen the {@link LockLost} event when this returns.
      */
     final void releaseAll(HeldLocks call) {
+        if (!call.beginRelease()) {
+            return;
+        }
         stopRenewing(call);
         for (int i = call.taken() - 1; i >= 0; i--) {
             Throwable failure = Acquisition.release(call.locks[i], call.owner);
@@ -190,6 +282,9 @@ public abstract class LockOperation {
      * Padlock's event thread, never on Redisson's I/O threads).
      */
     final CompletableFuture<Void> releaseAllLater(HeldLocks call) {
+        if (!call.beginRelease()) {
+            return CompletableFuture.completedFuture(null);
+        }
         stopRenewing(call);
         int count = call.taken();
         CompletableFuture<?>[] releases = new CompletableFuture<?>[count];

@@ -129,21 +129,24 @@ public final class LockedMethodValidator {
 
         private ReturnKind returnKind() {
             TypeShape returned = method.returnType();
-            for (String deferred : ReturnKind.UNSUPPORTED_DEFERRED) {
-                if (returned.isAssignableTo(deferred)) {
-                    problems.add("Invalid @Locked on " + method.display() + ": it returns " + returned.name()
-                            + ", whose work runs after the method returns, so the lock would be released before"
-                            + " the work is done. Return a CompletionStage or CompletableFuture (held until it"
-                            + " completes), or a plain value.");
-                    return ReturnKind.BLOCKING;
+            ReturnKind kind = ReturnKind.of(returned);
+            if (kind == ReturnKind.BLOCKING) {
+                for (String deferred : ReturnKind.DEFERRED) {
+                    if (!returned.name().equals(deferred) && returned.isAssignableTo(deferred)) {
+                        String simple = deferred.substring(deferred.lastIndexOf('.') + 1);
+                        problems.add("Invalid @Locked on " + method.display() + ": it returns " + returned.name()
+                                + ", a " + simple + " subtype whose work runs after the method returns. Declare"
+                                + " the return type as CompletionStage, CompletableFuture, Uni, Multi or Publisher"
+                                + " (held until the result completes), or a plain value.");
+                        return kind;
+                    }
                 }
             }
-            ReturnKind kind = ReturnKind.of(returned);
-            if (kind != ReturnKind.COMPLETION_STAGE
-                    && returned.isAssignableTo("java.util.concurrent.CompletionStage")) {
+            String missing = kind.missingLibrary(LockedMethodValidator.class.getClassLoader());
+            if (missing != null) {
                 problems.add("Invalid @Locked on " + method.display() + ": it returns " + returned.name()
-                        + ", a CompletionStage subtype. Declare the return type as CompletionStage or"
-                        + " CompletableFuture so the lock can be held until the result completes.");
+                        + ", and Padlock holds locks across reactive types with Mutiny, which it cannot find."
+                        + " Add the dependency " + missing + " next to Padlock.");
             }
             return kind;
         }

@@ -24,6 +24,7 @@ public final class PadlockEngine {
     private final LeaseRenewal renewal;
 
     private final LockLossReporter losses;
+    private final LockOperation.Shared shared;
 
     /**
      * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
@@ -31,10 +32,20 @@ public final class PadlockEngine {
      */
     public PadlockEngine(
             LockedMethodValidator validator, Supplier<RedissonClient> client, Consumer<LockLost> lockLost) {
+        this(validator, client, lockLost, CallerContext.NONE);
+    }
+
+    /** @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop) */
+    public PadlockEngine(
+            LockedMethodValidator validator,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers) {
         this.validator = validator;
         this.client = client;
         this.renewal = new LeaseRenewal(client);
         this.losses = new LockLossReporter(lockLost);
+        this.shared = new LockOperation.Shared(client, renewal, losses, callers);
     }
 
     /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */
@@ -54,7 +65,7 @@ public final class PadlockEngine {
 
     /** Registers the operation of a method validated at deployment. */
     public void register(Method method, LockPlan plan) {
-        operations.put(method, LockOperation.of(plan, method, client, renewal, losses));
+        operations.put(method, LockOperation.of(plan, method, shared));
     }
 
     public int size() {
@@ -78,7 +89,7 @@ public final class PadlockEngine {
             if (!result.isValid()) {
                 throw new LockException(String.join("\n", result.problems()));
             }
-            return LockOperation.of(result.plan(), m, client, renewal, losses);
+            return LockOperation.of(result.plan(), m, shared);
         });
     }
 

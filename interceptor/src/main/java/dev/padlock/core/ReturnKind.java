@@ -16,6 +16,14 @@ public enum ReturnKind {
     OPTIONAL_DOUBLE(OptionalDouble.empty()),
     /** {@code CompletionStage} or {@code CompletableFuture}: the lock is held until the stage completes. */
     COMPLETION_STAGE(null),
+    /** Mutiny {@code Uni}: locked from subscription until it emits, fails or is cancelled; SKIP emits null. */
+    UNI(null),
+    /** Mutiny {@code Multi}: locked from subscription until it completes, fails or is cancelled; SKIP is empty. */
+    MULTI(null),
+    /** {@code java.util.concurrent.Flow.Publisher}, held as a {@code Multi}. */
+    FLOW_PUBLISHER(null),
+    /** {@code org.reactivestreams.Publisher}, held as a {@code Multi}. */
+    REACTIVE_STREAMS_PUBLISHER(null),
     /** A primitive: SKIP has nothing to return. */
     PRIMITIVE(null);
 
@@ -30,12 +38,40 @@ public enum ReturnKind {
         return this == COMPLETION_STAGE ? CompletableFuture.completedFuture(null) : emptyResult;
     }
 
-    /** Reactive types whose work runs after the method returns and that Padlock does not hold locks across yet. */
-    static final java.util.List<String> UNSUPPORTED_DEFERRED = java.util.List.of(
+    /** Types whose work runs after the method returns; a method must declare exactly one of them to be held across it. */
+    static final java.util.List<String> DEFERRED = java.util.List.of(
+            "java.util.concurrent.CompletionStage",
             "io.smallrye.mutiny.Uni",
             "io.smallrye.mutiny.Multi",
             "org.reactivestreams.Publisher",
             "java.util.concurrent.Flow$Publisher");
+
+    boolean isReactive() {
+        return this == UNI || this == MULTI || this == FLOW_PUBLISHER || this == REACTIVE_STREAMS_PUBLISHER;
+    }
+
+    /** The classes Padlock needs on its class path to hold a lock across this kind, as Maven coordinates. */
+    String missingLibrary(ClassLoader loader) {
+        if (!isReactive()) {
+            return null;
+        }
+        if (!present("io.smallrye.mutiny.Multi", loader)) {
+            return "io.smallrye.reactive:mutiny";
+        }
+        if (this == REACTIVE_STREAMS_PUBLISHER && !present("mutiny.zero.flow.adapters.AdaptersToFlow", loader)) {
+            return "io.smallrye.reactive:mutiny-zero-flow-adapters";
+        }
+        return null;
+    }
+
+    private static boolean present(String name, ClassLoader loader) {
+        try {
+            Class.forName(name, false, loader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
 
     static ReturnKind of(TypeShape type) {
         if (type.isPrimitive()) {
@@ -53,6 +89,14 @@ public enum ReturnKind {
             case "java.util.concurrent.CompletionStage":
             case "java.util.concurrent.CompletableFuture":
                 return COMPLETION_STAGE;
+            case "io.smallrye.mutiny.Uni":
+                return UNI;
+            case "io.smallrye.mutiny.Multi":
+                return MULTI;
+            case "java.util.concurrent.Flow$Publisher":
+                return FLOW_PUBLISHER;
+            case "org.reactivestreams.Publisher":
+                return REACTIVE_STREAMS_PUBLISHER;
             default:
                 return BLOCKING;
         }

@@ -9,9 +9,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
-import org.redisson.api.RedissonClient;
 
 /**
  * A method returning {@code CompletionStage}/{@code CompletableFuture}: the locks are held until the stage the
@@ -22,22 +19,14 @@ import org.redisson.api.RedissonClient;
  * as for a blocking method, the result reaches the caller after the release, and a lost lock can fail it).
  * Cancelling it cancels the method's stage. Its dependent actions run on a Padlock thread, never on Redisson's
  * I/O threads, where a blocking action could stall every Redis call of the application.
+ *
+ * <p>Called on a thread that must not block (a Vert.x event loop), the locks are taken asynchronously and the
+ * method runs afterwards on the caller's context; elsewhere the calling thread waits for them, then runs it.
  */
 final class StageOperation extends LockOperation {
 
-    /**
-     * Owner ids of stage calls count down from -1, so they never collide with thread ids (positive) under
-     * the same Redisson client id.
-     */
-    private static final AtomicLong NEXT_OWNER = new AtomicLong();
-
-    StageOperation(
-            LockPlan plan,
-            Method method,
-            Supplier<RedissonClient> client,
-            LeaseRenewal renewal,
-            LockLossReporter losses) {
-        super(plan, method, client, renewal, losses);
+    StageOperation(LockPlan plan, Method method, Shared shared) {
+        super(plan, method, shared);
     }
 
     /** Threads that complete callers' stages; they grow with demand and end when idle. */
@@ -57,10 +46,52 @@ final class StageOperation extends LockOperation {
 
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
-        HeldLocks call = locksFor(ctx.getParameters(), NEXT_OWNER.decrementAndGet());
+        HeldLocks call = locksFor(ctx.getParameters(), nextCallOwner());
+        if (callers.mustNotBlock()) {
+            return acquireThenProceed(ctx, call, callers.capture());
+        }
         if (!acquireAll(call)) {
             return plan.returnKind().emptyResult();
         }
+        CompletableFuture<Object> toCaller = new CompletableFuture<>();
+        return proceedHolding(ctx, call, toCaller) ? toCaller : null;
+    }
+
+    private CompletableFuture<Object> acquireThenProceed(InvocationContext ctx, HeldLocks call, Executor resume) {
+        CompletableFuture<Object> toCaller = new CompletableFuture<>();
+        CompletableFuture<Boolean> acquisition = acquireAllAsync(call);
+        toCaller.whenComplete((value, failure) -> {
+            if (toCaller.isCancelled()) {
+                acquisition.cancel(false); // releases what it takes from now on
+            }
+        });
+        acquisition.whenCompleteAsync(
+                (taken, failure) -> {
+                    if (failure != null) {
+                        toCaller.completeExceptionally(failure);
+                    } else if (!taken) {
+                        toCaller.complete(null);
+                    } else if (!toCaller.isDone()) {
+                        try {
+                            if (!proceedHolding(ctx, call, toCaller)) {
+                                toCaller.complete(null);
+                            }
+                        } catch (Exception e) {
+                            toCaller.completeExceptionally(e);
+                        }
+                    }
+                },
+                resume != null ? resume : Completions.EXECUTOR);
+        return toCaller;
+    }
+
+    /**
+     * Runs the method with the locks held, and completes {@code toCaller} after releasing them.
+     *
+     * @return false when the method returned {@code null} (the locks are then released and {@code toCaller} unused)
+     */
+    private boolean proceedHolding(InvocationContext ctx, HeldLocks call, CompletableFuture<Object> toCaller)
+            throws Exception {
         HeldLocks outer = call.bind();
         Object result;
         try {
@@ -81,10 +112,9 @@ final class StageOperation extends LockOperation {
             if (lost != null) {
                 throw lost;
             }
-            return null;
+            return false;
         }
         CompletionStage<?> stage = (CompletionStage<?>) result;
-        CompletableFuture<Object> toCaller = new CompletableFuture<>();
         toCaller.whenComplete((value, failure) -> {
             if (toCaller.isCancelled()) {
                 cancel(stage);
@@ -106,7 +136,7 @@ final class StageOperation extends LockOperation {
                             }
                         },
                         Completions.EXECUTOR));
-        return toCaller;
+        return true;
     }
 
     private static void cancel(CompletionStage<?> stage) {

@@ -228,7 +228,7 @@ class LockedMethodValidatorTest {
         assertThat(problems("subtypeOfStage"))
                 .singleElement()
                 .asString()
-                .contains("CompletionStage subtype", "CompletionStage or CompletableFuture");
+                .contains("CompletionStage subtype", "CompletionStage, CompletableFuture, Uni, Multi or Publisher");
     }
 
     @Test

@@ -1,0 +1,169 @@
+package dev.padlock.core;
+
+import dev.padlock.LockLostException;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+
+/**
+ * A method returning Mutiny {@code Uni}/{@code Multi} or a {@code Publisher}: nothing happens until the result is
+ * subscribed. Then the locks are taken without blocking the subscriber, the method runs (so the pipeline it builds
+ * is built under the lock), and the locks are held until the result emits its item, completes, fails or is
+ * cancelled. Each subscription is a call of its own, with its own owner id: a result never subscribed takes no
+ * lock, and one subscribed twice runs the method twice, each time under the lock.
+ *
+ * <p>After the locks are taken, the method runs where the subscriber runs: on its Vert.x context when it has one
+ * (Quarkus), else on Mutiny's default executor; never on Redisson's I/O threads.
+ */
+final class ReactiveOperation extends LockOperation {
+
+    ReactiveOperation(LockPlan plan, Method method, Shared shared) {
+        super(plan, method, shared);
+    }
+
+    @Override
+    public Object invoke(InvocationContext ctx) {
+        Object[] args = ctx.getParameters();
+        switch (plan.returnKind()) {
+            case UNI:
+                return Uni.createFrom().deferred(() -> lockedUni(ctx, args));
+            case MULTI:
+                return lockedMulti(ctx, args);
+            case FLOW_PUBLISHER:
+                return lockedMulti(ctx, args);
+            case REACTIVE_STREAMS_PUBLISHER:
+            default:
+                return ReactiveStreams.publisher(lockedMulti(ctx, args));
+        }
+    }
+
+    private Executor resumeExecutor() {
+        Executor caller = callers.capture();
+        return caller != null ? caller : Infrastructure.getDefaultExecutor();
+    }
+
+    private Uni<Object> lockedUni(InvocationContext ctx, Object[] args) {
+        HeldLocks call = locksFor(args, nextCallOwner());
+        Executor resume = resumeExecutor();
+        return acquisition(call, resume)
+                .onItem()
+                .transformToUni(taken -> Boolean.TRUE.equals(taken) && call.start()
+                        ? runUni(ctx, call, resume)
+                        : Uni.createFrom().nullItem());
+    }
+
+    /**
+     * Takes the locks without blocking, then continues on {@code resume}. A subscriber that cancels before the
+     * method starts gets the locks released, also when they were taken just as it cancelled.
+     */
+    private Uni<Boolean> acquisition(HeldLocks call, Executor resume) {
+        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+        return Uni.createFrom()
+                .completionStage(acquiring)
+                .emitOn(resume)
+                .onCancellation()
+                .invoke(() -> {
+                    if (call.abandon()) {
+                        acquiring.cancel(false); // releases what it takes from now on
+                        acquiring.thenAccept(taken -> {
+                            if (Boolean.TRUE.equals(taken)) {
+                                releaseAllLater(call);
+                            }
+                        });
+                    }
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Uni<Object> runUni(InvocationContext ctx, HeldLocks call, Executor resume) {
+        Uni<Object> body;
+        HeldLocks outer = call.bind();
+        try {
+            body = (Uni<Object>) ctx.proceed();
+        } catch (Exception e) {
+            return afterRelease(call, resume, null, e);
+        } finally {
+            HeldLocks.unbind(outer);
+        }
+        if (body == null) {
+            return afterRelease(call, resume, null, null);
+        }
+        return body.onCancellation()
+                .invoke(() -> releaseAllLater(call))
+                .onItemOrFailure()
+                .transformToUni((item, failure) -> afterRelease(call, resume, item, failure));
+    }
+
+    private Multi<Object> lockedMulti(InvocationContext ctx, Object[] args) {
+        return Multi.createFrom().deferred(() -> {
+            HeldLocks call = locksFor(args, nextCallOwner());
+            Executor resume = resumeExecutor();
+            return acquisition(call, resume)
+                    .onItem()
+                    .transformToMulti(taken -> Boolean.TRUE.equals(taken) && call.start()
+                            ? runMulti(ctx, call, resume)
+                            : Multi.createFrom().empty());
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Multi<Object> runMulti(InvocationContext ctx, HeldLocks call, Executor resume) {
+        Object result;
+        HeldLocks outer = call.bind();
+        try {
+            result = ctx.proceed();
+        } catch (Exception e) {
+            return afterRelease(call, resume, null, e).toMulti();
+        } finally {
+            HeldLocks.unbind(outer);
+        }
+        if (result == null) {
+            return afterRelease(call, resume, null, null).toMulti();
+        }
+        Multi<Object> body;
+        if (result instanceof Multi<?> multi) {
+            body = (Multi<Object>) multi;
+        } else if (result instanceof Flow.Publisher<?> publisher) {
+            body = Multi.createFrom().publisher((Flow.Publisher<Object>) publisher);
+        } else {
+            body = ReactiveStreams.multi(result);
+        }
+        return body.onCancellation()
+                .invoke(() -> releaseAllLater(call))
+                .onFailure()
+                .recoverWithMulti(
+                        failure -> afterRelease(call, resume, null, failure).toMulti())
+                .onCompletion()
+                .call(() -> afterRelease(call, resume, null, null));
+    }
+
+    /**
+     * Releases the call's locks, then continues on the subscriber's side with the outcome: the item, the method's
+     * failure (a lost lock suppressed into it), or {@link LockLostException} when the lock was lost and the policy
+     * says throw.
+     */
+    private Uni<Object> afterRelease(HeldLocks call, Executor resume, Object item, Throwable failure) {
+        return Uni.createFrom()
+                .completionStage(() -> releaseAllLater(call))
+                .emitOn(resume)
+                .onItem()
+                .transformToUni(released -> {
+                    LockLostException lost = lostException(call);
+                    if (failure != null) {
+                        if (lost != null) {
+                            failure.addSuppressed(lost);
+                        }
+                        return Uni.createFrom().failure(failure);
+                    }
+                    if (lost != null) {
+                        return Uni.createFrom().failure(lost);
+                    }
+                    return Uni.createFrom().item(item);
+                });
+    }
+}
