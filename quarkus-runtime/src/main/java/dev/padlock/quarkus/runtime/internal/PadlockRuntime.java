@@ -53,7 +53,8 @@ public final class PadlockRuntime {
                         .beanManager()
                         .getEvent()
                         .select(LockLost.class)
-                        .fire(loss));
+                        .fire(loss),
+                VertxCallerContext.ifPresent(loader));
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
             LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
