@@ -48,8 +48,8 @@ import org.redisson.config.Config;
 class ContendedRoundTripsTest {
 
     static final int THREADS = 8;
-    static final int CALLS_PER_ROUND = 1000;
-    static final int ROUNDS = 12;
+    static final int CALLS_PER_ROUND = 600;
+    static final int ROUNDS = 8;
     /**
      * Attempts per call by which two sides may differ by scheduling alone. Single rounds of the same acquisition
      * differ by up to 1.2 (a round dips when the machine is busy: 2 cores, other builds running); the median of
