@@ -52,7 +52,8 @@ class TwoInstancesIT {
         ReservationRun run = instances.client.reserveConcurrently(instances.uris(), sku, REQUESTS, CLIENT_THREADS);
 
         int left = instances.storedLevel(sku);
-        System.out.printf("Two locked instances: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
+        System.out.printf(
+                "Two locked instances: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
         assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
         assertThat(left).as("stock left").isZero();
         assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
