@@ -27,6 +27,7 @@ public class Stock {
      * Milliseconds of work between reading a level and writing the new one, standing in for a price look-up or a
      * database call. It makes the race window wide enough for the unlocked control run to oversell every time.
      */
+    @Inject
     @ConfigProperty(name = "inventory.work-ms", defaultValue = "5")
     int workMs;
 

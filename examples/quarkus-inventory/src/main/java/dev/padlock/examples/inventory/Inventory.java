@@ -21,6 +21,7 @@ public class Inventory {
     RedissonClient redisson;
 
     /** How long the nightly report's export takes, in milliseconds (a stand-in for a slow downstream system). */
+    @Inject
     @ConfigProperty(name = "inventory.report-export-ms", defaultValue = "1000")
     int exportMs;
 

@@ -27,6 +27,7 @@ public class StockResource {
      * Only the integration test's control run turns this off (profile {@code unlocked}), to show what the lock
      * prevents: reservations then go to {@link Stock} directly and oversell.
      */
+    @Inject
     @ConfigProperty(name = "inventory.locking", defaultValue = "true")
     boolean locking;
 
