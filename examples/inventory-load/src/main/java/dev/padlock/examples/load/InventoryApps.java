@@ -1,8 +1,13 @@
 package dev.padlock.examples.load;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Starts the two example applications as separate JVMs on free ports, both pointed at one Redis with the same
@@ -32,8 +37,9 @@ public final class InventoryApps {
 
     /**
      * The Payara example's WAR on Payara Micro: {@code java -jar payara-micro.jar --nocluster --port P --contextroot
-     * / --deploy app.war}, with its files under {@code <logDirectory>/<name>-root}. Payara reads
-     * {@code padlock.redis.address} from the system properties through MicroProfile Config.
+     * / --deploy app.war}, with its files under {@code <logDirectory>/<name>-root}, emptied first: Payara Micro
+     * redeploys whatever an earlier run left in its root directory. Payara reads {@code padlock.redis.address} from
+     * the system properties through MicroProfile Config.
      */
     public static RunningApp startPayara(
             Path payaraMicroJar,
@@ -43,6 +49,8 @@ public final class InventoryApps {
             Path logDirectory,
             Map<String, String> properties) {
         int port = FreePort.find();
+        Path root = logDirectory.resolve(name + "-root").toAbsolutePath();
+        deleteRecursively(root);
         RunningApp.Launch launch = RunningApp.jar(payaraMicroJar)
                 .name(name)
                 .logDirectory(logDirectory)
@@ -52,7 +60,7 @@ public final class InventoryApps {
                         "--port",
                         port,
                         "--rootdir",
-                        logDirectory.resolve(name + "-root").toAbsolutePath(),
+                        root,
                         "--contextroot",
                         "/",
                         "--deploy",
@@ -60,5 +68,18 @@ public final class InventoryApps {
                 .readiness(READINESS, Duration.ofMinutes(3));
         properties.forEach(launch::systemProperty);
         return launch.start(port);
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot empty " + directory, e);
+        }
     }
 }
