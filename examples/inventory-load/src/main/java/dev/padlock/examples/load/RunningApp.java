@@ -1,0 +1,225 @@
+package dev.padlock.examples.load;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An application started as a separate JVM ({@code java [-Dk=v...] -jar <jar> [args...]}), its output in a log
+ * file, ready once a GET of its readiness path answers 200. {@link #close()} stops it and waits until it is gone;
+ * a shutdown hook does the same for whatever a failed test leaves running.
+ */
+public final class RunningApp implements AutoCloseable {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private static final Set<RunningApp> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> RUNNING.forEach(RunningApp::kill), "inventory-apps-reaper"));
+    }
+
+    private final String name;
+    private final Process process;
+    private final URI baseUri;
+    private final Path log;
+
+    private RunningApp(String name, Process process, URI baseUri, Path log) {
+        this.name = name;
+        this.process = process;
+        this.baseUri = baseUri;
+        this.log = log;
+    }
+
+    /** Describes the JVM to start; {@link Launch#start} starts it. */
+    public static Launch jar(Path jar) {
+        return new Launch(jar);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The application's root, such as {@code http://127.0.0.1:41234/}. */
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM, then SIGKILL after a grace period; returns once the process and its children are gone. */
+    @Override
+    public void close() {
+        RUNNING.remove(this);
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        } finally {
+            children.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    /** The last lines of the application's log, for failure messages. */
+    public String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " at " + baseUri + " (log " + log + ")";
+    }
+
+    public static final class Launch {
+        private final Path jar;
+        private final Map<String, String> systemProperties = new TreeMap<>();
+        private final List<String> arguments = new ArrayList<>();
+        private String name = "app";
+        private Path logDirectory = Path.of("target");
+        private String readinessPath = "/";
+        private Duration readinessTimeout = Duration.ofMinutes(2);
+
+        private Launch(Path jar) {
+            this.jar = jar;
+        }
+
+        public Launch name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Launch systemProperty(String key, Object value) {
+            systemProperties.put(key, String.valueOf(value));
+            return this;
+        }
+
+        public Launch arguments(Object... values) {
+            for (Object value : values) {
+                arguments.add(String.valueOf(value));
+            }
+            return this;
+        }
+
+        public Launch logDirectory(Path directory) {
+            this.logDirectory = directory;
+            return this;
+        }
+
+        /**
+         * Ready once a GET of this path (relative to the base URI) answers 200: a server may answer 404 while it is
+         * still deploying the application.
+         */
+        public Launch readiness(String path, Duration timeout) {
+            this.readinessPath = path;
+            this.readinessTimeout = timeout;
+            return this;
+        }
+
+        /** Starts the JVM, serving HTTP on {@code port}, and waits until it answers. */
+        public RunningApp start(int port) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException(jar + " does not exist: package the application first (./mvnw verify"
+                        + " builds it before the integration tests run)");
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> command = new ArrayList<>();
+            command.add(java);
+            systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+            command.add("-jar");
+            command.add(jar.toString());
+            command.addAll(arguments);
+            Path logFile = logDirectory.resolve(name + ".log");
+            Process process;
+            try {
+                Files.createDirectories(logDirectory);
+                process = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(logFile.toFile())
+                        .start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot start " + command, e);
+            }
+            RunningApp app = new RunningApp(name, process, URI.create("http://127.0.0.1:" + port + "/"), logFile);
+            RUNNING.add(app);
+            try {
+                app.awaitReady(readinessPath, readinessTimeout);
+            } catch (RuntimeException | Error e) {
+                app.close();
+                throw e;
+            }
+            return app;
+        }
+    }
+
+    private void awaitReady(String path, Duration timeout) {
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest probe = HttpRequest.newBuilder(baseUri.resolve(path.startsWith("/") ? path.substring(1) : path))
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with status " + process.exitValue()
+                        + " before it answered HTTP; last lines of " + log + ":\n" + logTail(40));
+            }
+            try {
+                if (client.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // Not listening yet.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for " + name, e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " did not answer 200 to " + probe.uri() + " within " + timeout
+                        + "; last lines of " + log + ":\n" + logTail(40));
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for " + name, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.padlock.examples.inventory;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Stock levels and reservations: {@code GET|PUT /stock/<sku>}, {@code POST /stock/<sku>/reservations}. */
+@Path("/stock")
+@Produces(MediaType.APPLICATION_JSON)
+public class StockResource {
+
+    @Inject
+    Inventory inventory;
+
+    @Inject
+    Stock stock;
+
+    @GET
+    @Path("{sku}")
+    public StockLevel level(@PathParam("sku") String sku) {
+        return new StockLevel(sku, stock.level(sku));
+    }
+
+    @PUT
+    @Path("{sku}")
+    public StockLevel restock(@PathParam("sku") String sku, @QueryParam("quantity") int quantity) {
+        Quantities.requireNotNegative(quantity);
+        inventory.restock(sku, quantity);
+        return new StockLevel(sku, quantity);
+    }
+
+    @POST
+    @Path("{sku}/reservations")
+    public Reservation reserve(@PathParam("sku") String sku, @QueryParam("quantity") @DefaultValue("1") int quantity) {
+        Quantities.requirePositive(quantity);
+        return inventory.reserve(sku, quantity);
+    }
+}

@@ -1,0 +1,145 @@
+package dev.padlock.examples.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.examples.load.InventoryApps;
+import dev.padlock.examples.load.InventoryClient;
+import dev.padlock.examples.load.ReservationRun;
+import dev.padlock.examples.load.RunningApp;
+import dev.padlock.testing.Redis;
+import dev.padlock.testing.RedisServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The WAR on Payara Micro 6 (booted once for the class, it takes about 30 s), with only padlock-extension added:
+ * the same concurrent-reservation check as the Quarkus example's, then Payara and the packaged Quarkus example
+ * together on one Redis, sharing the same lock keys ({@code padlock:stock:<sku>}, {@code padlock:nightly-report})
+ * and the same stock keys.
+ */
+class PayaraInventoryIT {
+
+    static final Path PAYARA_MICRO = Path.of(System.getProperty("inventory.payara-micro", "target/payara-micro.jar"));
+    static final Path WAR = Path.of(System.getProperty("inventory.war"));
+    static final Path QUARKUS_APP = Path.of(
+            System.getProperty("inventory.quarkus-app", "../quarkus-inventory/target/quarkus-app/quarkus-run.jar"));
+    static final Path LOGS = Path.of(System.getProperty("inventory.logs", "target/it-logs"));
+
+    static final int STOCK = 100;
+    static final int REQUESTS = 1_000;
+    static final int CLIENT_THREADS = 64;
+
+    static final InventoryClient client = new InventoryClient();
+    static RedisServer redis;
+    static RunningApp payara;
+
+    @BeforeAll
+    static void start() {
+        redis = Redis.startServer();
+        // The nightly report holds its lock for 3 s, so the other runtime surely finds it taken.
+        payara = InventoryApps.startPayara(
+                PAYARA_MICRO, WAR, "payara", redis.uri(), LOGS, Map.of("inventory.report-export-ms", "3000"));
+        client.warmUp(payara.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            if (payara != null) {
+                payara.close();
+            }
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
+    @Test
+    void payaraSellsExactlyTheStock() {
+        String sku = "apple";
+        client.restock(payara.baseUri(), sku, STOCK);
+
+        ReservationRun run = client.reserveConcurrently(List.of(payara.baseUri()), sku, REQUESTS, CLIENT_THREADS);
+
+        int left = storedLevel(sku);
+        System.out.printf("Payara: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
+        assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
+        assertThat(left).as("stock left").isZero();
+        assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
+        assertThat(run.statuses().keySet())
+                .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                .isSubsetOf(200, 409, 503);
+        assertThat(redis.command("KEYS", "padlock:*")).as("locks left").asList().isEmpty();
+    }
+
+    @Test
+    void quarkusAndPayaraTogetherSellExactlyTheStock() {
+        try (RunningApp quarkus = startQuarkus("quarkus-beside-payara")) {
+            String sku = "cherry";
+            client.restock(quarkus.baseUri(), sku, STOCK);
+
+            ReservationRun run = client.reserveConcurrently(
+                    List.of(quarkus.baseUri(), payara.baseUri()), sku, REQUESTS, CLIENT_THREADS);
+
+            int left = storedLevel(sku);
+            System.out.printf(
+                    "Quarkus + Payara: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
+            assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
+            assertThat(left).as("stock left").isZero();
+            assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
+            assertThat(run.reservedBy().values()).as("both runtimes sold").allMatch(count -> count > 0);
+            assertThat(run.statuses().keySet())
+                    .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                    .isSubsetOf(200, 409, 503);
+            assertThat(client.level(payara.baseUri(), sku)).isZero();
+            assertThat(redis.command("KEYS", "padlock:*"))
+                    .as("locks left")
+                    .asList()
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void theNightlyReportRunsOnOneRuntimeOnly() throws Exception {
+        try (RunningApp quarkus = startQuarkus("quarkus-nightly")) {
+            CompletableFuture<HttpResponse<String>> onPayara =
+                    CompletableFuture.supplyAsync(() -> client.nightlyReport(payara.baseUri()));
+            for (int waited = 0; !Long.valueOf(1).equals(redis.command("EXISTS", "padlock:nightly-report")); waited++) {
+                assertThat(waited)
+                        .as("Payara took padlock:nightly-report within 10 s")
+                        .isLessThan(1_000);
+                assertThat(onPayara).isNotDone();
+                Thread.sleep(10);
+            }
+
+            HttpResponse<String> onQuarkus = client.nightlyReport(quarkus.baseUri());
+
+            assertThat(onQuarkus.statusCode()).as(onQuarkus.body()).isEqualTo(409);
+            HttpResponse<String> ran = onPayara.get(1, TimeUnit.MINUTES);
+            assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        }
+    }
+
+    private static RunningApp startQuarkus(String name) {
+        RunningApp quarkus = InventoryApps.startQuarkus(QUARKUS_APP, name, redis.uri(), LOGS, Map.of());
+        try {
+            client.warmUp(quarkus.baseUri());
+            return quarkus;
+        } catch (RuntimeException | Error e) {
+            quarkus.close();
+            throw e;
+        }
+    }
+
+    private static int storedLevel(String sku) {
+        return Integer.parseInt(String.valueOf(redis.command("GET", "inventory:stock:" + sku)));
+    }
+}

@@ -1,0 +1,119 @@
+package dev.padlock.examples.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.examples.load.ReservationRun;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two JVMs of the packaged service on one Redis, as two replicas behind a load balancer would be. 1,000 concurrent
+ * one-unit reservations of a SKU with 100 in stock, spread over both: exactly 100 are confirmed, the stock ends at 0,
+ * nothing is oversold. {@link UnlockedControlIT} sends the same load with the lock switched off and oversells, which
+ * shows that this test can fail.
+ */
+class TwoInstancesIT {
+
+    static final int STOCK = 100;
+    static final int REQUESTS = 1_000;
+    static final int CLIENT_THREADS = 64;
+
+    static TwoInstances instances;
+
+    @BeforeAll
+    static void start() {
+        // The nightly report holds its lock for 3 s, so the second instance surely finds it taken.
+        instances = TwoInstances.start("locked", Map.of("inventory.report-export-ms", "3000"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (instances != null) {
+            instances.close();
+        }
+    }
+
+    @Test
+    void twoInstancesSellExactlyTheStock() {
+        String sku = "apple";
+        instances.client.restock(instances.uris().get(0), sku, STOCK);
+
+        ReservationRun run = instances.client.reserveConcurrently(instances.uris(), sku, REQUESTS, CLIENT_THREADS);
+
+        int left = instances.storedLevel(sku);
+        System.out.printf(
+                "Two locked instances: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
+        assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
+        assertThat(left).as("stock left").isZero();
+        assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
+        assertThat(run.reservedBy().values()).as("both instances sold").allMatch(count -> count > 0);
+        assertThat(run.statuses().keySet())
+                .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
+                .isSubsetOf(200, 409, 503);
+        assertThat(instances.client.level(instances.uris().get(1), sku)).isZero();
+        assertThat(instances.redis.command("KEYS", "padlock:*"))
+                .as("locks left")
+                .asList()
+                .isEmpty();
+    }
+
+    @Test
+    void opposingTransfersOnTwoInstancesNeitherDeadlockNorLoseStock() throws Exception {
+        List<URI> uris = instances.uris();
+        instances.client.restock(uris.get(0), "pear", 1_000);
+        instances.client.restock(uris.get(0), "plum", 1_000);
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                // pear -> plum on one instance, plum -> pear on the other: both keys, taken in opposite order.
+                boolean even = i % 2 == 0;
+                URI app = uris.get(even ? 0 : 1);
+                answers.add(pool.submit(
+                        () -> instances.client.transfer(app, even ? "pear" : "plum", even ? "plum" : "pear", 3)));
+            }
+            for (Future<HttpResponse<String>> answer : answers) {
+                assertThat(answer.get(2, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(instances.storedLevel("pear")).isEqualTo(1_000);
+        assertThat(instances.storedLevel("plum")).isEqualTo(1_000);
+    }
+
+    @Test
+    void onlyOneInstanceRunsTheNightlyReport() throws Exception {
+        List<URI> uris = instances.uris();
+        CompletableFuture<HttpResponse<String>> first =
+                CompletableFuture.supplyAsync(() -> instances.client.nightlyReport(uris.get(0)));
+        for (int waited = 0;
+                !Long.valueOf(1).equals(instances.redis.command("EXISTS", "padlock:nightly-report"));
+                waited++) {
+            assertThat(waited)
+                    .as("the first instance took padlock:nightly-report within 10 s")
+                    .isLessThan(1_000);
+            assertThat(first).isNotDone();
+            Thread.sleep(10);
+        }
+
+        HttpResponse<String> second = instances.client.nightlyReport(uris.get(1));
+
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+        assertThat(second.body()).contains("skipped");
+        HttpResponse<String> ran = first.get(1, TimeUnit.MINUTES);
+        assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        assertThat(ran.body()).contains("\"levels\"");
+    }
+}
