@@ -35,7 +35,8 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
             case RENEWAL:
                 return head + " was lost " + after + " after it was taken, while the method ran: a lease renewal found"
                         + " it expired or taken over (Redis restarted, flushed or failed over, or this JVM paused"
-                        + " longer than the lease), so another caller may run at the same time.";
+                        + " longer than the lease), so another caller may run at the same time. Protect the data with a"
+                        + " FENCED lock's token; if this JVM pauses, raise padlock.watchdog-timeout.";
             case RELEASE:
                 return head + " was no longer held when the method finished, " + after + " after it was taken: its"
                         + " lease ran out or Redis lost it, so another caller may have run at the same time. Use a"
@@ -44,7 +45,7 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
             default:
                 return head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
                         + " reached to renew or release it (" + cause + "), so another caller may have run at the"
-                        + " same time. Redis frees it when its lease runs out.";
+                        + " same time. Redis frees it when its lease runs out; check that Redis is reachable from here.";
         }
     }
 

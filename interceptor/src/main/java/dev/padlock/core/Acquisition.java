@@ -4,10 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Predicate;
 import org.redisson.RedissonFencedLock;
-import org.redisson.api.RFencedLock;
-import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 
 /**
@@ -15,9 +12,9 @@ import org.redisson.api.RLock;
  *
  * <p>Redisson's blocking {@code tryLock} throws when the caller is interrupted while the lock script has
  * already run on the server, so the key stays held (with the watchdog, for ever). Here acquisition is always
- * the asynchronous call: if the caller stops waiting for any reason, the pending acquisition is given a
- * continuation that releases the lock exactly once if it turns out to have been taken, which also keeps a
- * reentrant hold count right.
+ * the asynchronous call, and a caller that stops waiting for any reason cancels it: the acquisition then
+ * releases the lock exactly once if it turns out to have been taken (see {@code LockOperation#acquireAllAsync}),
+ * which also keeps a reentrant hold count right.
  *
  * <p>Under contention this costs about one more failed lock attempt per call than the blocking calls (one
  * EVALSHA, four commands with those run inside the script), and the cause is in Redisson 4.7.0, not here:
@@ -38,70 +35,35 @@ final class Acquisition {
     private Acquisition() {}
 
     /**
-     * @param leaseMillis a fixed lease, or -1 for the watchdog
-     * @return whether the lock was taken within {@code waitMillis}
-     * @throws InterruptedException when the caller was interrupted; nothing is left held
-     * @throws ExecutionException when Redis could not be asked; nothing is left held that Padlock knows of
+     * One lock, for {@code owner}, within {@code waitMillis}.
+     *
+     * @param leaseMillis the lease the lock is taken with
+     * @return whether it was taken
      */
-    static boolean acquire(RLock lock, long waitMillis, long leaseMillis, long owner)
-            throws InterruptedException, ExecutionException {
-        RFuture<Boolean> pending = lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
-        return Boolean.TRUE.equals(await(pending.toCompletableFuture(), Boolean.TRUE::equals, lock, waitMillis, owner));
+    static CompletableFuture<Boolean> tryLock(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        return lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                .toCompletableFuture();
     }
 
     /**
      * A fenced lock, taken with the form that honours both the wait and the lease and returns the token in the
      * same script: {@code lockAndGetToken(lease, unit)} ignores the lease, and {@code tryLockAndGetToken()} blocks
-     * rather than trying once.
+     * rather than trying once. That form is public on Redisson's class only, not on {@code RFencedLock}.
      *
      * @return the fencing token, or {@code null} when the lock was not free within {@code waitMillis}
      */
-    static Long acquireFenced(RLock lock, long waitMillis, long leaseMillis, long owner)
-            throws InterruptedException, ExecutionException {
-        if (!(lock instanceof RedissonFencedLock fenced)) {
-            // Not Redisson's implementation (a client wrapper): take it as any lock, then read the token. While this
-            // owner holds the lock nobody else can take it, so the counter is still this acquisition's.
-            if (!acquire(lock, waitMillis, leaseMillis, owner)) {
-                return null;
-            }
-            return await(((RFencedLock) lock).getTokenAsync().toCompletableFuture(), t -> false, lock, 0, owner);
-        }
-        RFuture<Long> pending = fenced.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
-        return await(pending.toCompletableFuture(), token -> token != null, lock, waitMillis, owner);
-    }
-
-    /** The asynchronous form of {@link #acquireFenced}: the token, or {@code null} when not free in time. */
-    static CompletableFuture<Long> fencedAsync(RLock lock, long waitMillis, long leaseMillis, long owner) {
-        if (lock instanceof RedissonFencedLock fenced) {
-            return fenced.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
-                    .toCompletableFuture();
-        }
-        return lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
-                .toCompletableFuture()
-                .thenCompose(taken -> Boolean.TRUE.equals(taken)
-                        ? ((RFencedLock) lock).getTokenAsync().toCompletableFuture()
-                        : CompletableFuture.completedFuture(null));
+    static CompletableFuture<Long> tryFenced(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        return ((RedissonFencedLock) lock)
+                .tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                .toCompletableFuture();
     }
 
     /**
-     * Waits for an acquisition. If the caller stops waiting (interrupted, or no answer), the lock is released once
-     * the acquisition turns out to have taken it ({@code taken}).
+     * How long a caller waits for an acquisition of {@code waitMillis}: beyond the wait, Redisson's own timeouts
+     * and retries end far sooner; this only guards against a future that never completes.
      */
-    private static <T> T await(CompletableFuture<T> future, Predicate<T> taken, RLock lock, long waitMillis, long owner)
-            throws InterruptedException, ExecutionException {
-        try {
-            return future.get(waitMillis + ANSWER_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException | TimeoutException e) {
-            future.thenAccept(result -> {
-                if (taken.test(result)) {
-                    lock.unlockAsync(owner);
-                }
-            });
-            if (e instanceof InterruptedException) {
-                throw (InterruptedException) e;
-            }
-            throw new ExecutionException("Redis did not answer the lock request", e);
-        }
+    static long answerDeadlineMillis(long waitMillis) {
+        return waitMillis + ANSWER_GRACE_MILLIS;
     }
 
     /**

@@ -27,7 +27,6 @@ final class HeldLocks {
     private volatile int taken;
 
     private long acquiredNanos;
-    private long acquiredAtMillis;
 
     /** Set when the locks are about to be released: renewals in flight then say nothing. */
     volatile boolean stopped;
@@ -60,7 +59,6 @@ final class HeldLocks {
     void taken(int count) {
         if (count == 1) {
             acquiredNanos = System.nanoTime();
-            acquiredAtMillis = System.currentTimeMillis();
         }
         taken = count;
     }
@@ -175,7 +173,8 @@ final class HeldLocks {
         return keys;
     }
 
+    /** Worked out when asked, so that a call pays for one clock read, not two. */
     Instant acquiredAt() {
-        return Instant.ofEpochMilli(acquiredAtMillis);
+        return Instant.now().minusNanos(System.nanoTime() - acquiredNanos);
     }
 }

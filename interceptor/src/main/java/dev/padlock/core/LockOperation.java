@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.redisson.api.RLock;
@@ -121,57 +122,34 @@ public abstract class LockOperation {
     }
 
     /**
-     * Takes every lock of the call in order within one wait budget. In watchdog mode each lock is renewed from the
-     * moment it is taken, so one taken early does not lapse while a later one is awaited. On any failure the locks
-     * taken so far are released.
+     * Takes every lock of the call, waiting on the calling thread: {@link #acquireAllAsync}, awaited. A caller
+     * interrupted while waiting cancels it, which releases whatever it took; nothing stays held.
      *
      * @return true when all are held; false when one was not free in time and the caller chose SKIP
      * @throws LockNotAcquiredException otherwise
      */
     final boolean acquireAll(HeldLocks call) {
-        RLock[] locks = call.locks;
-        long deadline = locks.length == 1 ? 0 : System.nanoTime() + waitMillis * 1_000_000;
-        // Watchdog mode still takes a fixed lease (the watchdog timeout): Redisson then starts no renewal of its
-        // own, and Padlock renews the locks while they are held (LeaseRenewal).
-        long lease = leaseMillis > 0 ? leaseMillis : renewal.leaseMillis();
-        if (leaseMillis <= 0) {
-            renewal.renewWhileHeld(call);
+        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+        try {
+            return acquiring.get(Acquisition.answerDeadlineMillis(waitMillis), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            abandon(call, acquiring);
+            Thread.currentThread().interrupt();
+            throw notAcquired(call.locks[0].getName(), "the calling thread was interrupted", e);
+        } catch (TimeoutException e) {
+            abandon(call, acquiring);
+            throw notAcquired(call.locks[0].getName(), "Redis did not answer the lock request", e);
+        } catch (ExecutionException e) {
+            // LockNotAcquiredException, or e.g. the client shut down under the call; nothing is left held
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         }
-        for (int i = 0; i < locks.length; i++) {
-            long wait = i == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
-            boolean taken;
-            try {
-                if (fenced) {
-                    Long token = Acquisition.acquireFenced(locks[i], wait, lease, call.owner);
-                    taken = token != null;
-                    if (taken) {
-                        call.tokens[i] = token;
-                    }
-                } else {
-                    taken = Acquisition.acquire(locks[i], wait, lease, call.owner);
-                }
-            } catch (InterruptedException e) {
-                releaseAll(call);
-                Thread.currentThread().interrupt();
-                throw notAcquired(locks[i].getName(), "the calling thread was interrupted", e);
-            } catch (ExecutionException e) {
-                releaseAll(call);
-                throw notAcquired(locks[i].getName(), "Redis could not be asked", Acquisition.unwrap(e));
-            } catch (RuntimeException e) {
-                // e.g. the client shut down under the call: nothing may stay held or registered for renewal
-                releaseAll(call);
-                throw e;
-            }
-            if (!taken) {
-                releaseAll(call);
-                if (plan.settings().onFailure() == OnFailure.SKIP) {
-                    return false;
-                }
-                throw notAcquired(locks[i].getName(), "it is held by another caller", null);
-            }
-            call.taken(i + 1);
+    }
+
+    /** The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. */
+    private void abandon(HeldLocks call, CompletableFuture<Boolean> acquiring) {
+        if (!acquiring.cancel(false) && !acquiring.isCompletedExceptionally() && acquiring.join()) {
+            releaseAll(call);
         }
-        return true;
     }
 
     /**
@@ -201,16 +179,20 @@ public abstract class LockOperation {
         long wait = index == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
         RLock lock = call.locks[index];
         CompletableFuture<Boolean> attempt;
-        if (fenced) {
-            attempt = Acquisition.fencedAsync(lock, wait, lease, call.owner).thenApply(token -> {
-                if (token != null) {
-                    call.tokens[index] = token;
-                }
-                return token != null;
-            });
-        } else {
-            attempt = lock.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, call.owner)
-                    .toCompletableFuture();
+        try {
+            attempt = fenced
+                    ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
+                        if (token != null) {
+                            call.tokens[index] = token;
+                        }
+                        return token != null;
+                    })
+                    : Acquisition.tryLock(lock, wait, lease, call.owner);
+        } catch (RuntimeException e) {
+            // e.g. the client shut down under the call: nothing may stay held or registered for renewal
+            releaseAllLater(call);
+            result.completeExceptionally(e);
+            return;
         }
         attempt.whenComplete((taken, failure) -> {
             if (failure == null && Boolean.TRUE.equals(taken)) {
