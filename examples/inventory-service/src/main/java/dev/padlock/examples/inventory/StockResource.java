@@ -10,6 +10,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Stock levels and reservations: {@code GET|PUT /stock/<sku>}, {@code POST /stock/<sku>/reservations}. */
 @Path("/stock")
@@ -21,6 +22,14 @@ public class StockResource {
 
     @Inject
     Stock stock;
+
+    /**
+     * Only the Quarkus example's control run turns this off ({@code inventory.locking=false}, its test profile
+     * {@code unlocked}), to show what the lock prevents: reservations then go to {@link Stock} directly and oversell.
+     */
+    @Inject
+    @ConfigProperty(name = "inventory.locking", defaultValue = "true")
+    boolean locking;
 
     @GET
     @Path("{sku}")
@@ -40,6 +49,9 @@ public class StockResource {
     @Path("{sku}/reservations")
     public Reservation reserve(@PathParam("sku") String sku, @QueryParam("quantity") @DefaultValue("1") int quantity) {
         Quantities.requirePositive(quantity);
+        if (!locking) {
+            return new Reservation(sku, quantity, stock.take(sku, quantity));
+        }
         return inventory.reserve(sku, quantity);
     }
 }

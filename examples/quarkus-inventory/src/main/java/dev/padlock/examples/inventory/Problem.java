@@ -1,4 +1,0 @@
-package dev.padlock.examples.inventory;
-
-/** The body of every error response. */
-public record Problem(String error) {}
