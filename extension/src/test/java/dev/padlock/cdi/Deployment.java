@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.jboss.weld.junit5.WeldInitiator;
 
@@ -25,10 +26,22 @@ final class Deployment implements AutoCloseable {
     }
 
     static Deployment start(Map<String, String> properties, Class<?>... beans) {
+        return start(null, properties, beans);
+    }
+
+    /**
+     * A deployment beside others in the same JVM, as a second application would be: its own container {@code id},
+     * so its own Padlock engine and Redis client. Started after the others, it takes over their config for the
+     * thread's class loader (they read theirs when they started).
+     */
+    static Deployment start(String id, Map<String, String> properties, Class<?>... beans) {
         Config config = installConfig(properties);
         try {
-            WeldContainer container = WeldInitiator.createWeld()
-                    .addExtension(new PadlockExtension())
+            Weld weld = WeldInitiator.createWeld();
+            if (id != null) {
+                weld.containerId(id);
+            }
+            WeldContainer container = weld.addExtension(new PadlockExtension())
                     .addBeanClasses(beans)
                     .initialize();
             return new Deployment(container, config);

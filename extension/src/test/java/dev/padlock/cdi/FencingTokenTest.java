@@ -125,8 +125,12 @@ class FencingTokenTest {
 
     @Test
     void theLeaseAndTheWaitOfAFencedLockAreHonoured(RedisServer redis) throws Exception {
-        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Ledger.class)) {
+        Map<String, String> config = Map.of("padlock.redis.address", redis.uri());
+        // The holder is another application: callers of the same one would queue in Padlock, not in Redisson.
+        try (Deployment app = Deployment.start(config, Ledger.class);
+                Deployment other = Deployment.start("other", config, Ledger.class)) {
             Ledger ledger = app.bean(Ledger.class);
+            Ledger otherLedger = other.bean(Ledger.class);
             // Redisson's lockAndGetToken(lease, unit) would ignore the lease and use the 30 s watchdog timeout.
             assertThat(ledger.leaseSeen("padlock:fenced-lease")).isBetween(1L, 5_000L);
 
@@ -135,7 +139,7 @@ class FencingTokenTest {
                 CountDownLatch taken = new CountDownLatch(1);
                 CountDownLatch release = new CountDownLatch(1);
                 Future<?> holding = holder.submit(() -> {
-                    ledger.hold(taken, release);
+                    otherLedger.hold(taken, release);
                     return null;
                 });
                 assertThat(taken.await(10, TimeUnit.SECONDS)).isTrue();

@@ -64,6 +64,11 @@ class LockTypesTest {
 
     /** Runs {@code outer} holding its lock in another thread, and {@code inner} while it is held. */
     private static Object whileHeld(Typed bean, Call outer, Call inner) throws Exception {
+        return whileHeld(bean, outer, bean, inner);
+    }
+
+    /** As above, with {@code inner} called on {@code innerBean}, e.g. of another application. */
+    private static Object whileHeld(Typed bean, Call outer, Typed innerBean, Call inner) throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Object> holder = CompletableFuture.supplyAsync(() -> outer.run(bean, () -> {
@@ -77,7 +82,7 @@ class LockTypesTest {
         }));
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
         try {
-            return inner.run(bean, () -> "inner ran");
+            return inner.run(innerBean, () -> "inner ran");
         } catch (RuntimeException e) {
             return e;
         } finally {
@@ -88,13 +93,18 @@ class LockTypesTest {
 
     @Test
     void everyExclusiveTypeExcludesASecondCaller(RedisServer redis) throws Exception {
-        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Typed.class)) {
+        Map<String, String> config = Map.of("padlock.redis.address", redis.uri());
+        // a caller of another application meets the holder in Redis; one of the same may be kept out before it
+        try (Deployment app = Deployment.start(config, Typed.class);
+                Deployment other = Deployment.start("other", config, Typed.class)) {
             Typed bean = app.bean(Typed.class);
+            Typed otherBean = other.bean(Typed.class);
             Call[] exclusive = {Typed::reentrant, Typed::fair, Typed::spin, Typed::fenced, Typed::write};
             for (Call call : exclusive) {
-                Object second = whileHeld(bean, call, call);
-                assertThat(second).isInstanceOf(LockNotAcquiredException.class);
+                assertThat(whileHeld(bean, call, call)).isInstanceOf(LockNotAcquiredException.class);
+                assertThat(whileHeld(bean, call, otherBean, call)).isInstanceOf(LockNotAcquiredException.class);
                 assertThat(call.run(bean, () -> "free again")).isEqualTo("free again");
+                assertThat(call.run(otherBean, () -> "free again")).isEqualTo("free again");
             }
             assertThat(redis.command("KEYS", "padlock:*")).asList().isEmpty();
         }

@@ -16,13 +16,11 @@ import org.redisson.api.RLock;
  * releases the lock exactly once if it turns out to have been taken (see {@code LockOperation#acquireAllAsync}),
  * which also keeps a reentrant hold count right.
  *
- * <p>Under contention this costs about one more failed lock attempt per call than the blocking calls (one
- * EVALSHA, four commands with those run inside the script), and the cause is in Redisson 4.7.0, not here:
- * {@code LockPubSub.onMessage} answers an unlock message by running one asynchronous waiter's retry and also
- * by banking a semaphore permit meant for blocked threads, which the next asynchronous waiter to fail spends on
- * an immediate retry. Padlock's own waiting could avoid it only by re-implementing Redisson's wait loop over
- * its internal pub/sub classes. {@code ContendedRoundTripsTest} holds {@code @Locked} to the asynchronous
- * call's count, and to at most that one attempt over the blocking ones.
+ * <p>Redisson 4.7.0's asynchronous waiting is wasteful under contention: {@code LockPubSub.onMessage} answers an
+ * unlock message by running one asynchronous waiter's retry and also by banking a semaphore permit meant for
+ * blocked threads, which the next asynchronous waiter to fail spends on an immediate retry (one more EVALSHA per
+ * unlock). Padlock's exclusive locks therefore queue their callers in {@link LocalTurns} first, so that at most
+ * one call per key and application waits here; {@code ContendedRoundTripsTest} counts the attempts.
  */
 final class Acquisition {
 
@@ -74,7 +72,7 @@ final class Acquisition {
      *     no longer held by this owner: its lease ran out)
      */
     static Throwable release(RLock lock, long owner) {
-        CompletableFuture<Void> future = lock.unlockAsync(owner).toCompletableFuture();
+        CompletableFuture<Void> future = unlock(lock, owner);
         boolean interrupted = false;
         try {
             while (true) {
@@ -93,6 +91,18 @@ final class Acquisition {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Asks Redis to release {@code lock} for {@code owner}; a failure to even ask (e.g. the client shut down) comes
+     * back in the future too, so that whatever follows a release always runs.
+     */
+    static CompletableFuture<Void> unlock(RLock lock, long owner) {
+        try {
+            return lock.unlockAsync(owner).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 

@@ -48,11 +48,75 @@ final class HeldLocks {
     private boolean started;
     private boolean abandoned;
 
-    HeldLocks(LockOperation operation, RLock[] locks, long owner, boolean fenced) {
+    /**
+     * For locks that take {@link LocalTurns}: which of them this call holds the turn for (guarded by this), and
+     * which an enclosing call of the same owner holds already, so that this one re-enters without a turn. Both
+     * {@code null} otherwise.
+     */
+    private final boolean[] turns;
+
+    private final boolean[] reentered;
+
+    /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
+    private HeldLocks enclosing;
+
+    HeldLocks(LockOperation operation, RLock[] locks, long owner, boolean fenced, boolean takesTurns) {
         this.operation = operation;
         this.locks = locks;
         this.owner = owner;
         this.tokens = fenced ? new long[locks.length] : null;
+        this.turns = takesTurns ? new boolean[locks.length] : null;
+        this.reentered = takesTurns ? reenteredLocks(locks, owner) : null;
+    }
+
+    /**
+     * Which of {@code locks} a call enclosing this one on the current thread holds for the same owner; {@code null}
+     * when none (the common case: no enclosing call).
+     */
+    private static boolean[] reenteredLocks(RLock[] locks, long owner) {
+        boolean[] reentered = null;
+        for (HeldLocks call = CURRENT.get(); call != null; call = call.enclosing) {
+            if (call.owner != owner) {
+                continue;
+            }
+            for (int i = 0; i < locks.length; i++) {
+                for (int j = 0; j < call.taken; j++) {
+                    if (call.locks[j].getName().equals(locks[i].getName())) {
+                        if (reentered == null) {
+                            reentered = new boolean[locks.length];
+                        }
+                        reentered[i] = true;
+                    }
+                }
+            }
+        }
+        return reentered;
+    }
+
+    /** Whether lock {@code index} is taken without a {@link LocalTurns turn}. */
+    boolean needsNoTurn(int index) {
+        return turns == null || (reentered != null && reentered[index]);
+    }
+
+    /**
+     * The turn for lock {@code index} was granted to this call; false when the call's release has begun meanwhile,
+     * so the caller must pass the turn on itself.
+     */
+    synchronized boolean tookTurn(int index) {
+        if (releasing) {
+            return false;
+        }
+        turns[index] = true;
+        return true;
+    }
+
+    /** True once for each lock whose turn this call holds: the caller then passes it on. */
+    synchronized boolean giveUpTurn(int index) {
+        if (turns == null || !turns[index]) {
+            return false;
+        }
+        turns[index] = false;
+        return true;
     }
 
     /** The first {@code count} locks are held from now on. */
@@ -148,6 +212,7 @@ final class HeldLocks {
     /** Makes this the current thread's call until {@link #unbind}; returns the call it hides (nested calls). */
     HeldLocks bind() {
         HeldLocks outer = CURRENT.get();
+        enclosing = outer;
         CURRENT.set(this);
         return outer;
     }

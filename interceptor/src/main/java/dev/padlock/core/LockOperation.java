@@ -36,6 +36,8 @@ public abstract class LockOperation {
     private final boolean throwOnLoss;
     /** Renews watchdog-mode locks instead of Redisson's watchdog, whose 4.7.0 renewals multiply (see there). */
     private final LeaseRenewal renewal;
+    /** Where this application's calls queue for a key before asking Redis; {@code null} for shared or fair locks. */
+    private final LocalTurns turns;
 
     final LockLossReporter losses;
     final CallerContext callers;
@@ -48,7 +50,11 @@ public abstract class LockOperation {
 
     /** What the operations of one engine share. */
     record Shared(
-            Supplier<RedissonClient> client, LeaseRenewal renewal, LockLossReporter losses, CallerContext callers) {}
+            Supplier<RedissonClient> client,
+            LeaseRenewal renewal,
+            LockLossReporter losses,
+            CallerContext callers,
+            LocalTurns turns) {}
 
     LockOperation(LockPlan plan, Method method, Shared shared) {
         this.plan = plan;
@@ -62,6 +68,7 @@ public abstract class LockOperation {
         this.fenced = plan.settings().type() == LockType.FENCED;
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.renewal = shared.renewal();
+        this.turns = strategy.takesTurns() ? shared.turns() : null;
         this.losses = shared.losses();
         this.callers = shared.callers();
     }
@@ -118,7 +125,7 @@ public abstract class LockOperation {
         for (int i = 0; i < names.length; i++) {
             locks[i] = strategy.lock(redisson, names[i]);
         }
-        return new HeldLocks(this, locks, owner, fenced);
+        return new HeldLocks(this, locks, owner, fenced, turns != null);
     }
 
     /**
@@ -176,7 +183,42 @@ public abstract class LockOperation {
             }
             return;
         }
-        long wait = index == 0 ? waitMillis : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+        if (call.needsNoTurn(index)) {
+            attempt(call, index, index == 0 ? waitMillis : remainingMillis(deadline), lease, deadline, result);
+            return;
+        }
+        String key = call.locks[index].getName();
+        CompletableFuture<Boolean> turn = turns.await(key, index == 0 ? waitMillis : remainingMillis(deadline));
+        boolean atOnce = turn.isDone();
+        if (!atOnce) {
+            result.whenComplete((taken, failure) -> {
+                if (result.isCancelled()) {
+                    turn.cancel(false); // stop queueing; a turn granted meanwhile is passed on below
+                }
+            });
+        }
+        turn.whenComplete((mine, failure) -> {
+            if (!Boolean.TRUE.equals(mine)) {
+                notFree(call, index, result);
+            } else if (!call.tookTurn(index)) {
+                turns.pass(key); // the call is being released already
+            } else if (result.isDone()) {
+                releaseAllLater(call); // the caller cancelled meanwhile
+            } else {
+                // after waiting for the turn, what is left of the wait goes to Redis
+                long wait = atOnce && index == 0 ? waitMillis : remainingMillis(deadline);
+                attempt(call, index, wait, lease, deadline, result);
+            }
+        });
+    }
+
+    private static long remainingMillis(long deadline) {
+        return Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+    }
+
+    /** Asks Redis for lock {@code index} within {@code wait}, then goes on with the next one. */
+    private void attempt(
+            HeldLocks call, int index, long wait, long lease, long deadline, CompletableFuture<Boolean> result) {
         RLock lock = call.locks[index];
         CompletableFuture<Boolean> attempt;
         try {
@@ -203,18 +245,24 @@ public abstract class LockOperation {
                 result.completeExceptionally(
                         notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)));
             } else if (!Boolean.TRUE.equals(taken)) {
-                releaseAllLater(call);
-                if (plan.settings().onFailure() == OnFailure.SKIP) {
-                    result.complete(false);
-                } else {
-                    result.completeExceptionally(notAcquired(lock.getName(), "it is held by another caller", null));
-                }
+                notFree(call, index, result);
             } else if (result.isDone()) {
                 releaseAllLater(call); // the caller cancelled meanwhile
             } else {
                 takeNext(call, index + 1, lease, deadline, result);
             }
         });
+    }
+
+    /** Lock {@code index} was not free within the wait: release what the call took, then skip or fail. */
+    private void notFree(HeldLocks call, int index, CompletableFuture<Boolean> result) {
+        releaseAllLater(call);
+        if (plan.settings().onFailure() == OnFailure.SKIP) {
+            result.complete(false);
+        } else {
+            result.completeExceptionally(
+                    notAcquired(call.locks[index].getName(), "it is held by another caller", null));
+        }
     }
 
     /** Refuses a call that would block a thread that must not block, before anything is taken. */
@@ -248,14 +296,31 @@ public abstract class LockOperation {
             return;
         }
         stopRenewing(call);
-        for (int i = call.taken() - 1; i >= 0; i--) {
+        int count = call.taken();
+        passTurns(call, count);
+        for (int i = count - 1; i >= 0; i--) {
             Throwable failure = Acquisition.release(call.locks[i], call.owner);
+            passTurn(call, i);
             if (failure != null) {
                 LockLost loss = releaseFailed(call, i, failure);
                 if (loss != null) {
                     losses.reportNow(loss);
                 }
             }
+        }
+    }
+
+    /** Passes on the turns the call holds for locks it did not take (from {@code count} on): nothing to release. */
+    private void passTurns(HeldLocks call, int count) {
+        for (int i = count; i < call.locks.length; i++) {
+            passTurn(call, i);
+        }
+    }
+
+    /** Lock {@code index} is released (or was never taken): the next call of this application may ask Redis. */
+    private void passTurn(HeldLocks call, int index) {
+        if (call.giveUpTurn(index)) {
+            turns.pass(call.locks[index].getName());
         }
     }
 
@@ -269,13 +334,15 @@ public abstract class LockOperation {
         }
         stopRenewing(call);
         int count = call.taken();
+        passTurns(call, count);
         CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
         for (int i = count - 1; i >= 0; i--) {
             int index = i;
-            releases[i] = call.locks[i]
-                    .unlockAsync(call.owner)
-                    .toCompletableFuture()
-                    .handle((ignored, failure) -> failure == null ? null : releaseFailed(call, index, failure))
+            releases[i] = Acquisition.unlock(call.locks[i], call.owner)
+                    .handle((ignored, failure) -> {
+                        passTurn(call, index);
+                        return failure == null ? null : releaseFailed(call, index, failure);
+                    })
                     .thenCompose(
                             loss -> loss == null ? CompletableFuture.completedFuture(null) : losses.reportLater(loss));
         }

@@ -16,6 +16,14 @@ interface LockStrategy {
      */
     CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis);
 
+    /**
+     * Whether calls of one application queue for the lock in {@link LocalTurns} before asking Redis: true for
+     * exclusive locks without a fair order.
+     */
+    default boolean takesTurns() {
+        return false;
+    }
+
     static LockStrategy of(LockType type) {
         switch (type) {
             case FAIR:

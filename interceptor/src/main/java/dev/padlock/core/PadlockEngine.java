@@ -45,7 +45,7 @@ public final class PadlockEngine {
         this.client = client;
         this.renewal = new LeaseRenewal(client);
         this.losses = new LockLossReporter(lockLost);
-        this.shared = new LockOperation.Shared(client, renewal, losses, callers);
+        this.shared = new LockOperation.Shared(client, renewal, losses, callers, new LocalTurns());
     }
 
     /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */

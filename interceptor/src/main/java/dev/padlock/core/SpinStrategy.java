@@ -15,4 +15,9 @@ final class SpinStrategy implements LockStrategy {
     public CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis) {
         return RenewalScripts.exclusive(client, lock.getName(), RenewalScripts.ownerField(client, owner), leaseMillis);
     }
+
+    @Override
+    public boolean takesTurns() {
+        return true;
+    }
 }

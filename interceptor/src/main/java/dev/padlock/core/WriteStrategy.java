@@ -17,4 +17,9 @@ final class WriteStrategy implements LockStrategy {
         return RenewalScripts.exclusive(
                 client, lock.getName(), RenewalScripts.ownerField(client, owner) + ":write", leaseMillis);
     }
+
+    @Override
+    public boolean takesTurns() {
+        return true;
+    }
 }

@@ -1,0 +1,98 @@
+package dev.padlock.core;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per lock key, lets one call of this application at a time ask Redis for an exclusive lock; the application's
+ * other calls for that key wait here, in arrival order, and the next one asks Redis once the lock is released.
+ *
+ * <p>Why: calls of one JVM that all wait in Redisson for the same key are each woken by every unlock message and
+ * mostly fail again (in Redisson 4.7.0 an asynchronous waiter is even woken twice per message, see {@link
+ * Acquisition}); each failed attempt is a lock script on the server. Queued here, a contended call usually costs
+ * what an uncontended one does: one lock script, one unlock script. Calls of other JVMs still contend in Redis
+ * as before, where at most one waiter per key and application now takes part.
+ *
+ * <p>Only for exclusive, non-fair locks: readers must not queue behind each other, and a fair lock's Redis queue
+ * must keep every waiter's place. A caller that holds the key already (a nested call on the same thread)
+ * re-enters without a turn: see {@link HeldLocks#holdsInEnclosingCall}.
+ *
+ * <p>A turn is held from when it is granted until the call's lock for that key has been released (or was never
+ * taken); {@link #pass} then grants it to the next waiter still waiting. A key with no holder has no entry.
+ */
+final class LocalTurns {
+
+    private static final CompletableFuture<Boolean> GRANTED = CompletableFuture.completedFuture(true);
+    private static final CompletableFuture<Boolean> REFUSED = CompletableFuture.completedFuture(false);
+
+    /** The calls waiting for each key whose turn is held; an empty queue: held, nobody waiting. */
+    private final ConcurrentHashMap<String, ArrayDeque<CompletableFuture<Boolean>>> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * The caller's turn at {@code key}: completes with true when it is granted (at once when no other call holds
+     * it), or with false when {@code waitMillis} passes first ({@code 0}: do not wait). A caller that stops
+     * waiting cancels the result; if the turn was granted meanwhile, the caller must {@link #pass} it.
+     */
+    CompletableFuture<Boolean> await(String key, long waitMillis) {
+        if (waiting.putIfAbsent(key, new ArrayDeque<>(0)) == null) {
+            return GRANTED;
+        }
+        if (waitMillis <= 0) {
+            // The key is taken in this application, so Redis would say the same (its holder may be releasing it
+            // just now: in Redis too a single attempt can land just before an unlock).
+            return REFUSED;
+        }
+        CompletableFuture<Boolean> turn = new CompletableFuture<>();
+        boolean[] granted = {false};
+        waiting.compute(key, (k, queue) -> {
+            if (queue == null) {
+                // the holder passed on and nobody waited: this caller's turn
+                granted[0] = true;
+                return new ArrayDeque<>(0);
+            }
+            queue.add(turn);
+            return queue;
+        });
+        if (granted[0]) {
+            return GRANTED;
+        }
+        turn.completeOnTimeout(false, waitMillis, TimeUnit.MILLISECONDS);
+        turn.whenComplete((mine, failure) -> {
+            if (!Boolean.TRUE.equals(mine)) {
+                forget(key, turn); // timed out or cancelled: leave the queue now rather than when the turn comes
+            }
+        });
+        return turn;
+    }
+
+    /** The caller is done with its turn at {@code key}: the first call still waiting gets it. */
+    void pass(String key) {
+        while (true) {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Boolean>[] next = new CompletableFuture[1];
+            waiting.computeIfPresent(key, (k, queue) -> {
+                next[0] = queue.poll();
+                return next[0] == null ? null : queue;
+            });
+            // Completed outside the map, so that the next caller's continuation may use it at once.
+            if (next[0] == null || next[0].complete(true)) {
+                return;
+            }
+            // it stopped waiting (timeout, cancellation) just now: the turn goes on to the one after it
+        }
+    }
+
+    private void forget(String key, CompletableFuture<Boolean> turn) {
+        waiting.computeIfPresent(key, (k, queue) -> {
+            queue.remove(turn);
+            return queue;
+        });
+    }
+
+    /** How many keys have a turn held; for tests. */
+    int keysHeld() {
+        return waiting.size();
+    }
+}
