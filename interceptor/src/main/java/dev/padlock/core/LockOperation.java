@@ -183,33 +183,49 @@ public abstract class LockOperation {
             }
             return;
         }
+        long wait = index == 0 ? waitMillis : remainingMillis(deadline);
         if (call.needsNoTurn(index)) {
-            attempt(call, index, index == 0 ? waitMillis : remainingMillis(deadline), lease, deadline, result);
+            attempt(call, index, wait, lease, deadline, result);
             return;
         }
         String key = call.locks[index].getName();
-        CompletableFuture<Boolean> turn = turns.await(key, index == 0 ? waitMillis : remainingMillis(deadline));
-        boolean atOnce = turn.isDone();
-        if (!atOnce) {
-            result.whenComplete((taken, failure) -> {
-                if (result.isCancelled()) {
-                    turn.cancel(false); // stop queueing; a turn granted meanwhile is passed on below
-                }
-            });
+        CompletableFuture<Boolean> turn = turns.await(key, wait);
+        if (turn.getNow(false)) {
+            // granted at once, the common case: no other call of the application holds the key
+            withTurn(call, index, key, wait, lease, deadline, result);
+            return;
         }
-        turn.whenComplete((mine, failure) -> {
-            if (!Boolean.TRUE.equals(mine)) {
-                notFree(call, index, result);
-            } else if (!call.tookTurn(index)) {
-                turns.pass(key); // the call is being released already
-            } else if (result.isDone()) {
-                releaseAllLater(call); // the caller cancelled meanwhile
-            } else {
-                // after waiting for the turn, what is left of the wait goes to Redis
-                long wait = atOnce && index == 0 ? waitMillis : remainingMillis(deadline);
-                attempt(call, index, wait, lease, deadline, result);
+        result.whenComplete((taken, failure) -> {
+            if (result.isCancelled()) {
+                turn.cancel(false); // stop queueing; a turn granted meanwhile is passed on in withTurn
             }
         });
+        turn.whenComplete((mine, failure) -> {
+            if (Boolean.TRUE.equals(mine)) {
+                // what is left of the wait goes to Redis
+                withTurn(call, index, key, remainingMillis(deadline), lease, deadline, result);
+            } else {
+                notFree(call, index, result);
+            }
+        });
+    }
+
+    /** The call has the turn for lock {@code index}: asks Redis for it, unless the call is over already. */
+    private void withTurn(
+            HeldLocks call,
+            int index,
+            String key,
+            long wait,
+            long lease,
+            long deadline,
+            CompletableFuture<Boolean> result) {
+        if (!call.tookTurn(index)) {
+            turns.pass(key); // the call is being released already
+        } else if (result.isDone()) {
+            releaseAllLater(call); // the caller cancelled meanwhile
+        } else {
+            attempt(call, index, wait, lease, deadline, result);
+        }
     }
 
     private static long remainingMillis(long deadline) {
