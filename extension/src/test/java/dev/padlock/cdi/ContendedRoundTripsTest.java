@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
@@ -141,31 +140,12 @@ class ContendedRoundTripsTest {
     /** {@code calls} calls from {@link #THREADS} threads at once, all on the same key. */
     private static void contend(Call call, int calls) throws Exception {
         AtomicInteger left = new AtomicInteger(calls);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            Thread thread = new Thread(() -> {
-                try {
+        Callers.start(THREADS, caller -> {
                     while (left.getAndDecrement() > 0) {
                         call.run();
                     }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    left.set(0);
-                }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.MINUTES.toMillis(2));
-            assertThat(thread.isAlive())
-                    .as("a caller still runs after 2 minutes")
-                    .isFalse();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a contended call failed", failure.get());
-        }
+                })
+                .await();
     }
 
     /** Stats once two reads agree: a call's fire-and-forget DEL of the unlock latch may still be on its way. */

@@ -7,8 +7,6 @@ import dev.padlock.Locked;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -108,30 +106,24 @@ class LocalQueueTest {
             Queued other = second.bean(Queued.class);
             AtomicInteger ran = new AtomicInteger();
             AtomicInteger gaveUp = new AtomicInteger();
-            List<Thread> callers = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                Queued queued = t % 4 == 3 ? other : one;
-                Thread caller = new Thread(() -> {
-                    for (int i = 0; i < 150; i++) {
-                        try {
-                            queued.brief();
-                            ran.incrementAndGet();
-                        } catch (LockNotAcquiredException e) {
-                            gaveUp.incrementAndGet(); // the wait ran out, or the caller was interrupted
-                            Thread.interrupted();
-                        }
+            Callers callers = Callers.start(8, caller -> {
+                Queued queued = caller % 4 == 3 ? other : one;
+                for (int i = 0; i < 150; i++) {
+                    try {
+                        queued.brief();
+                        ran.incrementAndGet();
+                    } catch (LockNotAcquiredException e) {
+                        gaveUp.incrementAndGet(); // the wait ran out, or the caller was interrupted
+                        Thread.interrupted();
                     }
-                });
-                callers.add(caller);
-                caller.start();
-            }
-            while (callers.stream().anyMatch(Thread::isAlive)) {
-                callers.get(ThreadLocalRandom.current().nextInt(callers.size())).interrupt();
+                }
+            });
+            while (callers.anyRunning()) {
+                // interrupts land while callers queue, while they ask Redis, and while they hold the lock
+                callers.interruptOneAtRandom();
                 Thread.sleep(ThreadLocalRandom.current().nextInt(1, 8));
             }
-            for (Thread caller : callers) {
-                caller.join(TimeUnit.MINUTES.toMillis(2));
-            }
+            callers.await();
 
             assertThat(ran.get()).as("calls that held the lock").isPositive();
             assertThat(gaveUp.get()).as("calls that gave up waiting").isPositive();
@@ -172,30 +164,12 @@ class LocalQueueTest {
 
     /** 4 threads per application, 200 calls each. */
     private static void hammer(SharedCounter first, SharedCounter second) throws Exception {
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            SharedCounter counter = t % 2 == 0 ? first : second;
-            Thread thread = new Thread(() -> {
-                try {
+        Callers.start(8, caller -> {
+                    SharedCounter counter = caller % 2 == 0 ? first : second;
                     for (int i = 0; i < 200; i++) {
                         counter.increment();
                     }
-                } catch (Throwable e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.MINUTES.toMillis(2));
-            assertThat(thread.isAlive())
-                    .as("a caller still runs after 2 minutes")
-                    .isFalse();
-        }
-        assertThat(failures).isEmpty();
+                })
+                .await();
     }
 }
