@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -27,7 +26,7 @@ public abstract class LockOperation {
     final LockPlan plan;
     private final KeyRenderer keys;
     final LockStrategy strategy;
-    private final Supplier<RedissonClient> client;
+    private final RedisClientSource client;
     private final long waitMillis;
     /** A fixed lease, or -1 when the lock is renewed while held (watchdog mode). */
     private final long leaseMillis;
@@ -50,7 +49,7 @@ public abstract class LockOperation {
 
     /** What the operations of one engine share. */
     record Shared(
-            Supplier<RedissonClient> client,
+            RedisClientSource client,
             LeaseRenewal renewal,
             LockLossReporter losses,
             CallerContext callers,
@@ -103,24 +102,78 @@ public abstract class LockOperation {
         return plan;
     }
 
-    /** The locks of this call, one per distinct rendered key, in sorted key order, for {@code owner}. */
+    /**
+     * The locks of this call, one per distinct rendered key, in sorted key order, for {@code owner}. While the client
+     * is still connecting, waits for it: for callers that may block (see {@link #locksLater} for the others).
+     */
     final HeldLocks locksFor(Object[] args, long owner) {
         String[] names = keys.render(args);
+        refuseIfInterrupted(names);
+        RedissonClient redisson = client.getNow();
+        if (redisson == null) {
+            try {
+                redisson = client.get();
+            } catch (RuntimeException e) {
+                // Fail closed: no client, no lock, no method body.
+                boolean interrupted = e.getCause() instanceof InterruptedException;
+                throw notAcquired(
+                        names[0],
+                        interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
+                        interrupted ? e.getCause() : e);
+            }
+        }
+        return locks(names, redisson, owner);
+    }
+
+    /**
+     * The locks of this call without waiting for the client: at once when it is connected (the common case), else
+     * once it is. A caller that must not block (an event loop) waits no longer than its wait time for the
+     * connection, and with a wait time of 0 not at all: it fails with {@link LockNotAcquiredException}. A bad key
+     * template is thrown here, to the caller.
+     */
+    final CompletableFuture<HeldLocks> locksLater(Object[] args, long owner) {
+        String[] names = keys.render(args);
+        refuseIfInterrupted(names);
+        RedissonClient redisson = client.getNow();
+        if (redisson != null) {
+            return CompletableFuture.completedFuture(locks(names, redisson, owner));
+        }
+        CompletableFuture<RedissonClient> ready = client.ready();
+        boolean bounded = callers.mustNotBlock();
+        if (bounded && waitMillis == 0 && !ready.isDone()) {
+            return CompletableFuture.failedFuture(notAcquired(
+                    names[0], "Redis is not connected yet (Padlock is connecting) and waitTime is 0", null));
+        }
+        if (bounded) {
+            ready.orTimeout(waitMillis, TimeUnit.MILLISECONDS);
+        }
+        CompletableFuture<HeldLocks> locks = new CompletableFuture<>();
+        ready.whenComplete((connected, failure) -> {
+            if (failure == null) {
+                try {
+                    locks.complete(locks(names, connected, owner));
+                } catch (Throwable t) {
+                    locks.completeExceptionally(t);
+                }
+            } else if (Acquisition.unwrap(failure) instanceof TimeoutException) {
+                locks.completeExceptionally(notAcquired(
+                        names[0], "Redis is not connected yet (Padlock is connecting)", Acquisition.unwrap(failure)));
+            } else {
+                locks.completeExceptionally(
+                        notAcquired(names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
+            }
+        });
+        return locks;
+    }
+
+    private void refuseIfInterrupted(String[] names) {
         if (Thread.currentThread().isInterrupted()) {
             // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
             throw notAcquired(names[0], "the calling thread was interrupted", new InterruptedException());
         }
-        RedissonClient redisson;
-        try {
-            redisson = client.get();
-        } catch (RuntimeException e) {
-            // Fail closed: no client, no lock, no method body.
-            boolean interrupted = e.getCause() instanceof InterruptedException;
-            throw notAcquired(
-                    names[0],
-                    interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
-                    interrupted ? e.getCause() : e);
-        }
+    }
+
+    private HeldLocks locks(String[] names, RedissonClient redisson, long owner) {
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
             locks[i] = strategy.lock(redisson, names[i]);
@@ -301,6 +354,20 @@ public abstract class LockOperation {
         if (leaseMillis <= 0) {
             renewal.stop(call);
         }
+    }
+
+    /**
+     * The call is over, but its work may go on and its end cannot be observed any more (a cancelled future reports
+     * done while the task that would complete it still runs; a cancelled subscription hears nothing more). Releasing
+     * would let another caller in beside that work, so the locks are not released: they stop being renewed and
+     * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
+     */
+    final void letLapse(HeldLocks call) {
+        if (!call.beginRelease()) {
+            return;
+        }
+        stopRenewing(call);
+        // TODO lead: pass turns at the lease deadline (B7)
     }
 
     /**

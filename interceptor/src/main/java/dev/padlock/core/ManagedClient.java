@@ -2,7 +2,6 @@ package dev.padlock.core;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 
@@ -13,9 +12,10 @@ import org.redisson.api.RedissonClient;
  * <p>The client is built on a thread of its own, never on a caller's: {@code Redisson.create} interrupted
  * half-way leaks its event loops and connections (measured: thousands of threads and sockets within seconds
  * when callers were interrupted while it connected), and a caller's interrupt is about its own call anyway.
- * One connection attempt at a time; callers wait for it, interruptibly.
+ * One connection attempt at a time; callers that may block wait for it, interruptibly, and callers that must not
+ * (an event loop) go on from {@link #ready()}.
  */
-public final class ManagedClient implements Supplier<RedissonClient>, AutoCloseable {
+public final class ManagedClient implements RedisClientSource, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ManagedClient.class.getName());
 
@@ -51,6 +51,18 @@ public final class ManagedClient implements Supplier<RedissonClient>, AutoClosea
             throw new IllegalStateException(
                     "Padlock could not connect to Redis (" + settings.describe() + "): " + cause.getMessage(), cause);
         }
+    }
+
+    @Override
+    public RedissonClient getNow() {
+        return client;
+    }
+
+    @Override
+    public CompletableFuture<RedissonClient> ready() {
+        RedissonClient c = client;
+        // A copy: a caller bounding its own wait (orTimeout) must not fail the attempt every caller shares.
+        return c != null ? CompletableFuture.completedFuture(c) : connect().copy();
     }
 
     /** Starts connecting now, so the first locked call does not pay for it. */

@@ -43,9 +43,11 @@ public final class PadlockEngine {
             CallerContext callers) {
         this.validator = validator;
         this.client = client;
-        this.renewal = new LeaseRenewal(client);
+        // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
+        RedisClientSource source = RedisClientSource.of(client);
+        this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.shared = new LockOperation.Shared(client, renewal, losses, callers, new LocalTurns());
+        this.shared = new LockOperation.Shared(source, renewal, losses, callers, new LocalTurns());
     }
 
     /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */

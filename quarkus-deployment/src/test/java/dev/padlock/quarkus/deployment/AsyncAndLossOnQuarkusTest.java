@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -98,6 +99,15 @@ class AsyncAndLossOnQuarkusTest {
 
     @Inject
     Losses losses;
+
+    /**
+     * Padlock connects in the background at start-up; until it is connected, a call on an event loop with waitTime
+     * 0 is refused at once. A blocking call off the loop waits for the connection.
+     */
+    @BeforeEach
+    void connected() {
+        assertThat(work.blocking()).isEqualTo("ran");
+    }
 
     /** Runs {@code action} on an event loop and hands its outcome back. */
     private static <T> T onEventLoop(java.util.function.Supplier<T> action) throws Exception {

@@ -10,15 +10,20 @@ import dev.padlock.core.ManagedClient;
 import dev.padlock.core.NamedLocks;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.PadlockSettings;
+import dev.padlock.core.RedisClientSource;
 import dev.padlock.core.RedisConnectionSettings;
 import dev.padlock.core.ReflectedShapes;
 import dev.padlock.core.ResolvedOnce;
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.InjectableBean;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.redisson.api.RedissonClient;
 
@@ -44,10 +49,7 @@ public final class PadlockRuntime {
 
         PadlockEngine newEngine = new PadlockEngine(
                 validator,
-                // The client the container resolves: the application's own when it has one, else Padlock's
-                // (a default bean). Looked up on the first locked call, never per call.
-                ResolvedOnce.of(
-                        () -> Arc.container().instance(RedissonClient.class).get()),
+                new EngineClient(),
                 // Looked up when a loss is reported, which is rare.
                 loss -> Arc.container()
                         .beanManager()
@@ -77,10 +79,61 @@ public final class PadlockRuntime {
         }
         named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
         managedClient = new ManagedClient(redis, loader);
+        if (padlocksClientInUse()) {
+            // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
+            managedClient.connectInBackground();
+        }
         newEngine.publishMetrics(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.application.name", String.class)
                 .orElse("padlock"));
         engine = newEngine;
+    }
+
+    /**
+     * Whether the {@code RedissonClient} the container resolves is Padlock's (a synthetic default bean), not one of
+     * the application's; asked without creating the bean, which would wait for the connection.
+     */
+    private static boolean padlocksClientInUse() {
+        BeanManager beans = Arc.container().beanManager();
+        Bean<?> chosen = beans.resolve(beans.getBeans(RedissonClient.class));
+        return chosen instanceof InjectableBean<?> bean
+                && bean.isDefaultBean()
+                && bean.getKind() == InjectableBean.Kind.SYNTHETIC;
+    }
+
+    /**
+     * The client the engine locks with, decided on the first locked call: Padlock's own, which may still be
+     * connecting (callers that must not block then do not wait for it), or else the application's, looked up once.
+     */
+    private final class EngineClient implements RedisClientSource {
+        private volatile RedisClientSource chosen;
+
+        private RedisClientSource chosen() {
+            RedisClientSource c = chosen;
+            if (c == null) {
+                c = padlocksClientInUse()
+                        ? started(managedClient)
+                        : RedisClientSource.of(ResolvedOnce.of(() ->
+                                Arc.container().instance(RedissonClient.class).get()));
+                chosen = c;
+            }
+            return c;
+        }
+
+        @Override
+        public RedissonClient get() {
+            return chosen().get();
+        }
+
+        @Override
+        public RedissonClient getNow() {
+            return chosen().getNow();
+        }
+
+        @Override
+        public CompletableFuture<RedissonClient> ready() {
+            return chosen().ready();
+        }
     }
 
     private static List<String> names(LockedMethod m) {
