@@ -13,8 +13,10 @@ import java.util.concurrent.Flow;
 /**
  * A method returning Mutiny {@code Uni}/{@code Multi} or a {@code Publisher}: nothing happens until the result is
  * subscribed. Then the locks are taken without blocking the subscriber, the method runs (so the pipeline it builds
- * is built under the lock), and the locks are held until the result emits its item, completes, fails or is
- * cancelled. Each subscription is a call of its own, with its own owner id: a result never subscribed takes no
+ * is built under the lock), and the locks are held until the result emits its item, completes or fails. A
+ * cancellation (the subscriber's timeout, a client gone) is forwarded, but the method's work may go on, and nothing
+ * more is heard of it: the locks then lapse with their lease rather than being released (see
+ * {@link LockOperation#letLapse}). Each subscription is a call of its own, with its own owner id: a result never subscribed takes no
  * lock, and one subscribed twice runs the method twice, each time under the lock.
  *
  * <p>After the locks are taken, the method runs where the subscriber runs: on its Vert.x context when it has one
@@ -48,35 +50,48 @@ final class ReactiveOperation extends LockOperation {
     }
 
     private Uni<Object> lockedUni(InvocationContext ctx, Object[] args) {
-        HeldLocks call = locksFor(args, nextCallOwner());
         Executor resume = resumeExecutor();
-        return acquisition(call, resume)
+        CompletableFuture<HeldLocks> locks = locksLater(args, nextCallOwner());
+        if (locks.isDone() && !locks.isCompletedExceptionally()) {
+            return lockedUni(ctx, locks.join(), resume);
+        }
+        // Padlock is still connecting: go on once it is.
+        return Uni.createFrom().completionStage(locks).onItem().transformToUni(call -> lockedUni(ctx, call, resume));
+    }
+
+    private Uni<Object> lockedUni(InvocationContext ctx, HeldLocks call, Executor resume) {
+        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+        return acquired(acquiring, resume)
                 .onItem()
                 .transformToUni(taken -> Boolean.TRUE.equals(taken) && call.start()
                         ? runUni(ctx, call, resume)
-                        : Uni.createFrom().nullItem());
+                        : Uni.createFrom().nullItem())
+                // Once the method started, the body's own hooks see the end: a subscriber cancelling while the
+                // method runs still gets the Uni it returns subscribed by Mutiny (the item is dropped).
+                .onCancellation()
+                .invoke(() -> cancelled(call, acquiring, false));
+    }
+
+    /** The outcome of the acquisition, delivered on {@code resume}, never on Redisson's I/O threads. */
+    private static Uni<Boolean> acquired(CompletableFuture<Boolean> acquiring, Executor resume) {
+        return Uni.createFrom().completionStage(acquiring).emitOn(resume);
     }
 
     /**
-     * Takes the locks without blocking, then continues on {@code resume}. A subscriber that cancels before the
-     * method starts gets the locks released, also when they were taken just as it cancelled.
+     * The subscriber cancelled. Before the method started, the locks are released, also when they were taken just
+     * as it cancelled (the method then does not run). After, the locks lapse if {@code lapseIfStarted}.
      */
-    private Uni<Boolean> acquisition(HeldLocks call, Executor resume) {
-        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
-        return Uni.createFrom()
-                .completionStage(acquiring)
-                .emitOn(resume)
-                .onCancellation()
-                .invoke(() -> {
-                    if (call.abandon()) {
-                        acquiring.cancel(false); // releases what it takes from now on
-                        acquiring.thenAccept(taken -> {
-                            if (Boolean.TRUE.equals(taken)) {
-                                releaseAllLater(call);
-                            }
-                        });
-                    }
-                });
+    private void cancelled(HeldLocks call, CompletableFuture<Boolean> acquiring, boolean lapseIfStarted) {
+        if (call.abandon()) {
+            acquiring.cancel(false); // releases what it takes from now on
+            acquiring.thenAccept(taken -> {
+                if (Boolean.TRUE.equals(taken)) {
+                    releaseAllLater(call);
+                }
+            });
+        } else if (lapseIfStarted) {
+            letLapse(call);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -85,7 +100,7 @@ final class ReactiveOperation extends LockOperation {
         HeldLocks outer = call.bind();
         try {
             body = (Uni<Object>) ctx.proceed();
-        } catch (Exception e) {
+        } catch (Throwable e) { // an Error too: nothing else would release
             return afterRelease(call, resume, null, e);
         } finally {
             HeldLocks.unbind(outer);
@@ -93,22 +108,38 @@ final class ReactiveOperation extends LockOperation {
         if (body == null) {
             return afterRelease(call, resume, null, null);
         }
+        // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
         return body.onCancellation()
-                .invoke(() -> releaseAllLater(call))
+                .invoke(() -> letLapse(call))
                 .onItemOrFailure()
                 .transformToUni((item, failure) -> afterRelease(call, resume, item, failure));
     }
 
     private Multi<Object> lockedMulti(InvocationContext ctx, Object[] args) {
         return Multi.createFrom().deferred(() -> {
-            HeldLocks call = locksFor(args, nextCallOwner());
             Executor resume = resumeExecutor();
-            return acquisition(call, resume)
+            CompletableFuture<HeldLocks> locks = locksLater(args, nextCallOwner());
+            if (locks.isDone() && !locks.isCompletedExceptionally()) {
+                return lockedMulti(ctx, locks.join(), resume);
+            }
+            return Uni.createFrom()
+                    .completionStage(locks)
                     .onItem()
-                    .transformToMulti(taken -> Boolean.TRUE.equals(taken) && call.start()
-                            ? runMulti(ctx, call, resume)
-                            : Multi.createFrom().empty());
+                    .transformToMulti(call -> lockedMulti(ctx, call, resume));
         });
+    }
+
+    private Multi<Object> lockedMulti(InvocationContext ctx, HeldLocks call, Executor resume) {
+        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+        return acquired(acquiring, resume)
+                .onItem()
+                .transformToMulti(taken -> Boolean.TRUE.equals(taken) && call.start()
+                        ? runMulti(ctx, call, resume)
+                        : Multi.createFrom().empty())
+                // Cancelled while the method body ran, Mutiny never subscribes the stream it returns, so the body's
+                // own hooks never run; the body may have started work, so the locks lapse.
+                .onCancellation()
+                .invoke(() -> cancelled(call, acquiring, true));
     }
 
     @SuppressWarnings("unchecked")
@@ -117,7 +148,7 @@ final class ReactiveOperation extends LockOperation {
         HeldLocks outer = call.bind();
         try {
             result = ctx.proceed();
-        } catch (Exception e) {
+        } catch (Throwable e) { // an Error too: nothing else would release
             return afterRelease(call, resume, null, e).toMulti();
         } finally {
             HeldLocks.unbind(outer);
@@ -133,8 +164,9 @@ final class ReactiveOperation extends LockOperation {
         } else {
             body = ReactiveStreams.multi(result);
         }
+        // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
         return body.onCancellation()
-                .invoke(() -> releaseAllLater(call))
+                .invoke(() -> letLapse(call))
                 .onFailure()
                 .recoverWithMulti(
                         failure -> afterRelease(call, resume, null, failure).toMulti())
