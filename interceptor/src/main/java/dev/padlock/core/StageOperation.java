@@ -3,11 +3,12 @@ package dev.padlock.core;
 import dev.padlock.LockLostException;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,11 +18,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The caller gets a stage of Padlock's that completes like the method's, once the locks are released (so,
  * as for a blocking method, the result reaches the caller after the release, and a lost lock can fail it).
- * Cancelling it cancels the method's stage. Its dependent actions run on a Padlock thread, never on Redisson's
- * I/O threads, where a blocking action could stall every Redis call of the application.
+ * Cancelling it cancels the method's stage; but a cancelled future reports done while the task that would have
+ * completed it may still run, so the locks are then not released: they lapse with their lease (see
+ * {@link LockOperation#letLapse}). Its dependent actions run on a Padlock thread, never on Redisson's I/O threads,
+ * where a blocking action could stall every Redis call of the application.
  *
- * <p>Called on a thread that must not block (a Vert.x event loop), the locks are taken asynchronously and the
- * method runs afterwards on the caller's context; elsewhere the calling thread waits for them, then runs it.
+ * <p>Called on a thread that must not block (a Vert.x event loop), the locks are taken asynchronously, the method
+ * runs afterwards on the caller's context, and they are released without waiting; elsewhere the calling thread
+ * waits for them, then runs it.
  */
 final class StageOperation extends LockOperation {
 
@@ -29,68 +33,102 @@ final class StageOperation extends LockOperation {
         super(plan, method, shared);
     }
 
-    /** Threads that complete callers' stages; they grow with demand and end when idle. */
+    /**
+     * Threads that complete callers' stages, so the callers' dependent actions run there. A few, as many as there
+     * are processors (at least 2), with a queue: a burst of completions whose dependents block (a JDBC call, a
+     * sleep) waits its turn rather than getting a thread each. A fork-join pool, because the blocking that could
+     * deadlock a fixed pool is a dependent waiting for another stage (join/get), which may itself need one of
+     * these threads to complete: a fork-join worker that waits on a CompletableFuture tells its pool, which then
+     * adds a thread for the time it waits (up to 256 in all, beyond which it waits without one rather than fail).
+     * Idle threads end after 30 s.
+     */
     private static final class Completions {
         static final Executor EXECUTOR = completions();
     }
 
     private static Executor completions() {
         ClassLoader padlock = StageOperation.class.getClassLoader();
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "padlock-completion");
-            t.setDaemon(true);
+        int parallelism = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ForkJoinPool.ForkJoinWorkerThreadFactory threads = pool -> {
+            ForkJoinWorkerThread t = new ForkJoinWorkerThread(pool) {};
+            t.setName("padlock-completion-" + t.getPoolIndex());
             t.setContextClassLoader(padlock);
             return t;
-        });
+        };
+        return new ForkJoinPool(parallelism, threads, null, true, 0, 256, 1, pool -> true, 30, TimeUnit.SECONDS);
     }
 
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
-        HeldLocks call = locksFor(ctx.getParameters(), nextCallOwner());
         if (callers.mustNotBlock()) {
-            return acquireThenProceed(ctx, call, callers.capture());
+            return acquireThenProceed(ctx, callers.capture());
         }
+        HeldLocks call = locksFor(ctx.getParameters(), nextCallOwner());
         if (!acquireAll(call)) {
             return plan.returnKind().emptyResult();
         }
         CompletableFuture<Object> toCaller = new CompletableFuture<>();
-        return proceedHolding(ctx, call, toCaller) ? toCaller : null;
+        return proceedHolding(ctx, call, toCaller, true) ? toCaller : null;
     }
 
-    private CompletableFuture<Object> acquireThenProceed(InvocationContext ctx, HeldLocks call, Executor resume) {
+    /** For a caller that must not block: nothing here waits, and {@code toCaller} completes on every path. */
+    private CompletableFuture<Object> acquireThenProceed(InvocationContext ctx, Executor resume) {
         CompletableFuture<Object> toCaller = new CompletableFuture<>();
+        CompletableFuture<HeldLocks> locks = locksLater(ctx.getParameters(), nextCallOwner());
+        if (locks.isDone() && !locks.isCompletedExceptionally()) {
+            acquireThenProceed(ctx, locks.join(), resume, toCaller);
+        } else {
+            // Padlock is still connecting: go on once it is, on one of Padlock's threads.
+            locks.whenCompleteAsync(
+                    (call, failure) -> {
+                        if (failure != null) {
+                            toCaller.completeExceptionally(Acquisition.unwrap(failure));
+                        } else if (!toCaller.isDone()) {
+                            acquireThenProceed(ctx, call, resume, toCaller);
+                        }
+                    },
+                    Completions.EXECUTOR);
+        }
+        return toCaller;
+    }
+
+    private void acquireThenProceed(
+            InvocationContext ctx, HeldLocks call, Executor resume, CompletableFuture<Object> toCaller) {
         CompletableFuture<Boolean> acquisition = acquireAllAsync(call);
-        toCaller.whenComplete((value, failure) -> {
-            if (toCaller.isCancelled()) {
-                acquisition.cancel(false); // releases what it takes from now on
-            }
-        });
+        // However the caller's stage ends (cancelled, orTimeout, completed by the caller), stop acquiring: what the
+        // acquisition takes from now on it releases.
+        toCaller.whenComplete((value, failure) -> acquisition.cancel(false));
         acquisition.whenCompleteAsync(
                 (taken, failure) -> {
                     if (failure != null) {
-                        toCaller.completeExceptionally(failure);
+                        toCaller.completeExceptionally(Acquisition.unwrap(failure));
                     } else if (!taken) {
                         toCaller.complete(null);
-                    } else if (!toCaller.isDone()) {
+                    } else if (toCaller.isDone()) {
+                        releaseAllLater(call); // taken just as the caller gave up: the method does not run
+                    } else {
                         try {
-                            if (!proceedHolding(ctx, call, toCaller)) {
-                                toCaller.complete(null);
-                            }
-                        } catch (Exception e) {
-                            toCaller.completeExceptionally(e);
+                            proceedHolding(ctx, call, toCaller, false);
+                        } catch (Throwable t) {
+                            // Padlock's own failure, before the method's stage was in hand (an Error included)
+                            releaseAllLater(call);
+                            toCaller.completeExceptionally(t);
                         }
                     }
                 },
                 resume != null ? resume : Completions.EXECUTOR);
-        return toCaller;
     }
 
     /**
-     * Runs the method with the locks held, and completes {@code toCaller} after releasing them.
+     * Runs the method with the locks held, and completes {@code toCaller} after releasing them. A caller that may
+     * block gets the method's exception (or a {@code null} result) at once, after a release it waits for; one
+     * that must not block gets it through {@code toCaller}, after a release it does not wait for.
      *
-     * @return false when the method returned {@code null} (the locks are then released and {@code toCaller} unused)
+     * @return false when the method returned {@code null} to a caller that may block (the locks are then released
+     *     and {@code toCaller} unused)
      */
-    private boolean proceedHolding(InvocationContext ctx, HeldLocks call, CompletableFuture<Object> toCaller)
+    private boolean proceedHolding(
+            InvocationContext ctx, HeldLocks call, CompletableFuture<Object> toCaller, boolean mayBlock)
             throws Exception {
         HeldLocks outer = call.bind();
         Object result;
@@ -98,6 +136,10 @@ final class StageOperation extends LockOperation {
             result = ctx.proceed();
         } catch (Throwable failure) {
             HeldLocks.unbind(outer);
+            if (!mayBlock) {
+                completeAfterRelease(call, toCaller, null, failure);
+                return true;
+            }
             releaseAll(call);
             LockLostException lost = lostException(call);
             if (lost != null) {
@@ -107,6 +149,10 @@ final class StageOperation extends LockOperation {
         }
         HeldLocks.unbind(outer);
         if (result == null) {
+            if (!mayBlock) {
+                completeAfterRelease(call, toCaller, null, null);
+                return true;
+            }
             releaseAll(call);
             LockLostException lost = lostException(call);
             if (lost != null) {
@@ -120,7 +166,24 @@ final class StageOperation extends LockOperation {
                 cancel(stage);
             }
         });
-        stage.whenComplete((value, failure) -> releaseAllLater(call)
+        stage.whenComplete((value, failure) -> {
+            if (toCaller.isCancelled() && Acquisition.unwrap(failure) instanceof CancellationException) {
+                // Ended by the cancellation forwarded from the caller, not by its work, which may still run.
+                letLapse(call);
+            } else {
+                completeAfterRelease(call, toCaller, value, failure);
+            }
+        });
+        return true;
+    }
+
+    /**
+     * Releases without waiting, then completes {@code toCaller} on a Padlock thread with the method's outcome, a
+     * lost lock suppressed into its failure, or {@link LockLostException} when the policy says throw.
+     */
+    private void completeAfterRelease(
+            HeldLocks call, CompletableFuture<Object> toCaller, Object value, Throwable failure) {
+        releaseAllLater(call)
                 .whenCompleteAsync(
                         (released, ignored) -> {
                             LockLostException lost = lostException(call);
@@ -135,8 +198,7 @@ final class StageOperation extends LockOperation {
                                 toCaller.complete(value);
                             }
                         },
-                        Completions.EXECUTOR));
-        return true;
+                        Completions.EXECUTOR);
     }
 
     private static void cancel(CompletionStage<?> stage) {
