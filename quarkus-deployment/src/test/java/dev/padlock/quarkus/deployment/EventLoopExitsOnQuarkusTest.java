@@ -3,11 +3,13 @@ package dev.padlock.quarkus.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import io.quarkus.test.QuarkusExtensionTest;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,8 +17,11 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,7 +39,7 @@ class EventLoopExitsOnQuarkusTest {
 
     @RegisterExtension
     static final QuarkusExtensionTest app = new QuarkusExtensionTest()
-            .withApplicationRoot(jar -> jar.addClasses(Work.class, TestRedis.class))
+            .withApplicationRoot(jar -> jar.addClasses(Work.class, Losses.class, TestRedis.class))
             .overrideConfigKey("padlock.redis.address", TestRedis.uri());
 
     static final Vertx VERTX = Vertx.vertx();
@@ -64,6 +69,24 @@ class EventLoopExitsOnQuarkusTest {
             return CompletableFuture.completedFuture("ran");
         }
 
+        final AtomicInteger windowedBodies = new AtomicInteger();
+
+        public int windowedBodies() {
+            return windowedBodies.get();
+        }
+
+        @Locked(value = "loop-cancelled-window", waitTime = "10s")
+        public CompletionStage<String> windowed() {
+            windowedBodies.incrementAndGet();
+            return CompletableFuture.completedFuture("ran");
+        }
+
+        @Locked(value = "loop-lost")
+        public CompletionStage<String> losesItsLock() throws IOException {
+            resp("DEL", "padlock:loop-lost"); // as if its lease had run out
+            return null;
+        }
+
         @Locked(value = "loop-error")
         public CompletionStage<String> error() {
             throw new AssertionError("the body broke");
@@ -82,6 +105,19 @@ class EventLoopExitsOnQuarkusTest {
             });
             resp("CLIENT", "PAUSE", "2000", "WRITE"); // reads still answer; the release waits 2 s
             throw new IllegalStateException("the body failed");
+        }
+    }
+
+    @ApplicationScoped
+    public static class Losses {
+        final List<String> threads = new CopyOnWriteArrayList<>();
+
+        void record(@Observes LockLost loss) {
+            threads.add(Thread.currentThread().getName());
+        }
+
+        public List<String> threads() {
+            return threads;
         }
     }
 
@@ -111,6 +147,24 @@ class EventLoopExitsOnQuarkusTest {
 
     @Inject
     Work work;
+
+    @Inject
+    Losses losses;
+
+    private static boolean eventually(Check condition) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            if (condition.holds()) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
+    }
 
     private static <T> T onEventLoop(java.util.function.Supplier<T> action) throws Exception {
         CompletableFuture<T> result = new CompletableFuture<>();
@@ -163,5 +217,53 @@ class EventLoopExitsOnQuarkusTest {
         assertThat(catchThrowable(() -> stage.get(10, TimeUnit.SECONDS)))
                 .hasCauseInstanceOf(IllegalStateException.class);
         assertThat(resp("EXISTS", "padlock:loop-slow-release")).isEqualTo(":0");
+    }
+
+    @Test
+    void aCallerThatCancelsJustAfterTheLockWasTakenLeavesNothingHeld() throws Exception {
+        CountDownLatch loopFree = new CountDownLatch(1);
+        CompletableFuture<String> stage;
+        try {
+            stage = onEventLoop(() -> {
+                CompletableFuture<String> pending = work.windowed().toCompletableFuture();
+                // Keeps this event loop busy: the continuation after the acquisition queues behind it.
+                Vertx.currentContext().runOnContext(ignored -> {
+                    try {
+                        loopFree.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                return pending;
+            });
+            assertThat(eventually(() -> ":1".equals(resp("EXISTS", "padlock:loop-cancelled-window"))))
+                    .as("the lock is taken")
+                    .isTrue();
+            assertThat(stage.cancel(true))
+                    .as("cancelled before the method could start")
+                    .isTrue();
+        } finally {
+            loopFree.countDown();
+        }
+        assertThat(eventually(() -> ":0".equals(resp("EXISTS", "padlock:loop-cancelled-window"))))
+                .as("the lock taken for the cancelled call is released")
+                .isTrue();
+        assertThat(work.windowedBodies()).as("the method never ran").isZero();
+    }
+
+    @Test
+    void lockLostObserversAreNotCalledOnTheEventLoop() throws Exception {
+        CompletableFuture<String> stage = onEventLoop(() -> {
+            try {
+                return work.losesItsLock().toCompletableFuture();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertThat(stage.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(eventually(() -> !losses.threads().isEmpty()))
+                .as("the loss is reported")
+                .isTrue();
+        assertThat(losses.threads()).singleElement().asString().doesNotContain("eventloop");
     }
 }
