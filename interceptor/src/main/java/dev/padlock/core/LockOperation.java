@@ -141,8 +141,8 @@ public abstract class LockOperation {
         CompletableFuture<RedissonClient> ready = client.ready();
         boolean bounded = callers.mustNotBlock();
         if (bounded && waitMillis == 0 && !ready.isDone()) {
-            return CompletableFuture.failedFuture(notAcquired(
-                    names[0], "Redis is not connected yet (Padlock is connecting) and waitTime is 0", null));
+            return CompletableFuture.failedFuture(
+                    notAcquired(names[0], "Redis is not connected yet (Padlock is still connecting)", null));
         }
         if (bounded) {
             ready.orTimeout(waitMillis, TimeUnit.MILLISECONDS);
@@ -157,7 +157,9 @@ public abstract class LockOperation {
                 }
             } else if (Acquisition.unwrap(failure) instanceof TimeoutException) {
                 locks.completeExceptionally(notAcquired(
-                        names[0], "Redis is not connected yet (Padlock is connecting)", Acquisition.unwrap(failure)));
+                        names[0],
+                        "Redis is not connected yet (Padlock is still connecting)",
+                        Acquisition.unwrap(failure)));
             } else {
                 locks.completeExceptionally(
                         notAcquired(names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
