@@ -12,7 +12,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,9 +49,15 @@ public final class RedisProxy implements AutoCloseable {
     private static final int BUFFER_BYTES = 16 * 1024;
 
     private enum Mode {
-        FORWARD,
-        CUT,
-        REFUSE
+        FORWARD("forwarding"),
+        CUT("cut"),
+        REFUSE("refusing");
+
+        private final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
     }
 
     private final RedisServer target;
@@ -382,7 +387,7 @@ public final class RedisProxy implements AutoCloseable {
     @Override
     public synchronized String toString() {
         return "RedisProxy[" + HOST + ":" + port + " -> " + target.host() + ":" + target.port() + ", "
-                + (closed ? "closed" : mode.name().toLowerCase(Locale.ROOT)) + ", " + links.size() + " open]";
+                + (closed ? "closed" : mode.label) + ", " + links.size() + " open]";
     }
 
     /** One client connection and the proxy's own connection to Redis for it. */

@@ -174,6 +174,15 @@ class RedisProxyTest {
         }
     }
 
+    @Test
+    void uriCarriesTheServersCredentialsButToStringDoesNot() {
+        try (RedisServer secured = RedisServer.atAddress("redis://app:s3cret@127.0.0.1:1", "a test");
+                RedisProxy proxy = RedisProxy.to(secured)) {
+            assertThat(proxy.uri()).isEqualTo("redis://app:s3cret@127.0.0.1:" + proxy.port());
+            assertThat(proxy.toString()).doesNotContain("s3cret").contains("forwarding");
+        }
+    }
+
     static RespConnection open(RedisProxy proxy) throws IOException {
         return RespConnection.open(proxy.host(), proxy.port());
     }
