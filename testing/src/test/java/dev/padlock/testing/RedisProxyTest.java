@@ -10,7 +10,11 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -99,6 +103,46 @@ class RedisProxyTest {
 
             assertThat(client.receive()).isEqualTo("PONG");
         }
+    }
+
+    @Test
+    void cutsAndRestoresDuringTrafficLoseAndReorderNothing(RedisServer redis, RedisProxy proxy) throws Exception {
+        redis.command("DEL", "counter", "large");
+        String large = "x".repeat(100_000); // several proxy buffers, so cuts also land inside one reply
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger cuts = new AtomicInteger();
+        Thread toggler = new Thread(() -> {
+            while (!done.get()) {
+                proxy.cut();
+                cuts.incrementAndGet();
+                LockSupport.parkNanos(500_000);
+                proxy.restore();
+                LockSupport.parkNanos(500_000);
+            }
+        });
+        List<Object> mismatches = new ArrayList<>();
+        try (RespConnection client = open(proxy)) {
+            toggler.start();
+            for (long i = 1; i <= 300; i++) {
+                Object reply = client.send("INCR", "counter");
+                if (!Long.valueOf(i).equals(reply)) {
+                    mismatches.add(reply);
+                }
+                if (i % 30 == 0) {
+                    client.send("SET", "large", large + i);
+                    if (!(large + i).equals(client.send("GET", "large"))) {
+                        mismatches.add("large value " + i);
+                    }
+                }
+            }
+        } finally {
+            done.set(true);
+            toggler.join();
+        }
+
+        assertThat(mismatches).isEmpty();
+        assertThat(cuts.get()).isPositive();
+        assertThat(redis.command("GET", "counter")).isEqualTo("300");
     }
 
     @Test
