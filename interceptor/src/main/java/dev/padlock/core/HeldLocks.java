@@ -39,8 +39,8 @@ final class HeldLocks {
      */
     volatile int inDoubt = -1;
 
-    /** Which locks were found lost; allocated on the first loss. Guarded by this. */
-    private boolean[] lost;
+    /** Which locks were found lost, and how; allocated on the first loss. Guarded by this. */
+    private LockLost[] lost;
 
     private LockLost firstLoss;
     /**
@@ -195,12 +195,12 @@ final class HeldLocks {
     /** Records a loss; true the first time for this lock, so each loss is reported once. */
     synchronized boolean markLost(int index, LockLost loss) {
         if (lost == null) {
-            lost = new boolean[locks.length];
+            lost = new LockLost[locks.length];
         }
-        if (lost[index]) {
+        if (lost[index] != null) {
             return false;
         }
-        lost[index] = true;
+        lost[index] = loss;
         if (firstLoss == null) {
             firstLoss = loss;
         }
@@ -213,7 +213,12 @@ final class HeldLocks {
     }
 
     synchronized boolean isLost(int index) {
-        return lost != null && lost[index];
+        return lost != null && lost[index] != null;
+    }
+
+    /** The loss recorded for lock {@code index}, or {@code null}. */
+    synchronized LockLost lossOf(int index) {
+        return lost == null ? null : lost[index];
     }
 
     /**
@@ -223,7 +228,7 @@ final class HeldLocks {
      * lock reported lost.
      */
     synchronized void confirmed(int index, long sentNanos, long leaseMillis) {
-        if (lost != null && lost[index]) {
+        if (lost != null && lost[index] != null) {
             return;
         }
         long leaseNanos = leaseMillis * 1_000_000;
@@ -255,7 +260,7 @@ final class HeldLocks {
     synchronized long earliestDeadline() {
         long earliest = Long.MAX_VALUE;
         for (int i = 0; i < deadlines.length; i++) {
-            if (deadlines[i] != 0 && (lost == null || !lost[i]) && deadlines[i] - earliest < 0) {
+            if (deadlines[i] != 0 && (lost == null || lost[i] == null) && deadlines[i] - earliest < 0) {
                 earliest = deadlines[i];
             }
         }
@@ -270,7 +275,7 @@ final class HeldLocks {
         int[] overdue = null;
         int count = 0;
         for (int i = 0; i < deadlines.length; i++) {
-            if (deadlines[i] != 0 && (lost == null || !lost[i]) && now - deadlines[i] >= 0) {
+            if (deadlines[i] != 0 && (lost == null || lost[i] == null) && now - deadlines[i] >= 0) {
                 if (overdue == null) {
                     overdue = new int[deadlines.length];
                 }

@@ -470,6 +470,42 @@ public abstract class LockOperation {
         return call.markLost(index, loss) ? loss : null;
     }
 
+    /**
+     * For {@link dev.padlock.LockContext#checkHeld}: the loss of one of the call's locks (or of an enclosing call's
+     * hold it shares), reported now if its deadline passed and the timer has not said so yet; {@code null} while every
+     * lock is held.
+     */
+    static LockLost overdueNow(HeldLocks call, long now) {
+        for (int i = 0; i < call.locks.length; i++) {
+            HeldLocks holder = call.sharesHold(i) ? call.host(i) : call;
+            int index = call.sharesHold(i) ? call.hostIndex(i) : i;
+            LockLost loss = holder.lossOf(index);
+            long deadline = holder.deadline(index);
+            if (loss == null && deadline != 0 && now - deadline >= 0) {
+                loss = deadlinePassed(holder, index);
+            }
+            if (loss != null) {
+                return loss;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Lock {@code index} of the call passed its deadline: reported lost (once, on the event thread) and its local turn
+     * passed on, since Redis may grant the key to anyone from now on. Returns the loss recorded for it.
+     */
+    static LockLost deadlinePassed(HeldLocks call, int index) {
+        LockOperation operation = call.operation;
+        LockLost loss = operation.lost(call, index, LockLost.Detection.DEADLINE, call.lastRenewalFailure());
+        if (loss == null) {
+            return call.lossOf(index);
+        }
+        operation.losses.reportLater(loss);
+        operation.passTurn(call, index);
+        return loss;
+    }
+
     /** With {@code on-lease-lost=throw}, what the call throws after its method because a lock was lost; else null. */
     final LockLostException lostException(HeldLocks call) {
         if (!throwOnLoss) {
