@@ -226,12 +226,16 @@ public final class RedisConnectionSettings {
                 && Integer.parseInt(port) <= 65535;
     }
 
-    /** An address with any user info (which may hold a password) replaced by {@code ***}. */
+    /**
+     * An address with any user info (which may hold a password) replaced by {@code ***}, also when the scheme is
+     * missing ({@code user:pw@host:6379} is a typo this message exists to report).
+     */
     public static String masked(String address) {
         int scheme = address.indexOf("://");
+        int start = scheme >= 0 ? scheme + 3 : 0;
         int at = address.lastIndexOf('@');
-        if (scheme >= 0 && at > scheme) {
-            return address.substring(0, scheme + 3) + "***@" + address.substring(at + 1);
+        if (at >= start) {
+            return address.substring(0, start) + "***@" + address.substring(at + 1);
         }
         return address;
     }

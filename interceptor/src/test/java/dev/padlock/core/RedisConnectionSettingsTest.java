@@ -70,6 +70,11 @@ class RedisConnectionSettingsTest {
         assertThat(problems)
                 .isNotEmpty()
                 .allSatisfy(p -> assertThat(p).doesNotContain(SECRET).contains("***"));
+        assertThat(problems(Map.of("padlock.redis.address", "user:" + SECRET + "@h:1")))
+                .singleElement()
+                .asString()
+                .contains("'***@h:1' needs a scheme")
+                .doesNotContain(SECRET);
 
         List<String> none = new ArrayList<>();
         RedisConnectionSettings s = RedisConnectionSettings.read(
