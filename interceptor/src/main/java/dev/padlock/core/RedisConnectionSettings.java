@@ -30,6 +30,11 @@ public final class RedisConnectionSettings {
     public static final String PASSWORD = "padlock.redis.password";
     public static final String DATABASE = "padlock.redis.database";
     public static final String CONFIG_FILE = "padlock.redis.config-file";
+    /**
+     * The lease of watchdog-mode locks, 1 s to 10 years. When set it wins over a {@link #CONFIG_FILE}'s
+     * {@code lockWatchdogTimeout}; unset, the file's value applies (checked alike), else
+     * {@link #DEFAULT_WATCHDOG_TIMEOUT}. Moot, like every key here, when the application has its own client.
+     */
     public static final String WATCHDOG_TIMEOUT = "padlock.watchdog-timeout";
 
     public static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
