@@ -227,6 +227,10 @@ public class PadlockExtension implements Extension {
                     System.Logger.Level.INFO,
                     () -> "Padlock: " + plans.size() + " @Locked method(s), "
                             + named.locks().size() + " named lock bean(s); Redis: " + where);
+            if (applicationHasClient) {
+                RedisConnectionSettings.ignoredWithApplicationClient(config)
+                        .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
+            }
         }
     }
 

@@ -262,11 +262,13 @@ public final class LockedMethodValidator {
             }
             try {
                 Duration d = DurationText.parse(value);
-                if (d.isZero()) {
+                String problem = DurationText.leaseProblem(value, d);
+                if (problem != null) {
                     member(
                             "leaseTime",
-                            "a lease of 0 would free the lock at once",
-                            "Set a positive lease, or leave it empty so the watchdog renews the lock");
+                            problem,
+                            "Set " + (d.isZero() ? "a positive lease" : "1ms or more")
+                                    + ", or leave it empty so the watchdog renews the lock");
                     return null;
                 }
                 return d;

@@ -14,6 +14,7 @@ import dev.padlock.core.RedisConnectionSettings;
 import dev.padlock.core.ReflectedShapes;
 import dev.padlock.core.ResolvedOnce;
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.InjectableBean;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,8 @@ import org.redisson.api.RedissonClient;
  * the build saw), and any problem stops the start-up, all at once.
  */
 public final class PadlockRuntime {
+
+    private static final System.Logger LOG = System.getLogger(PadlockRuntime.class.getName());
 
     private volatile PadlockEngine engine;
     private volatile ManagedClient managedClient;
@@ -76,11 +79,22 @@ public final class PadlockRuntime {
                     "Padlock cannot start, " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems));
         }
         named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
+        if (applicationHasClient()) {
+            // The keys as the application set them, not as bridged from quarkus.redis.hosts.
+            RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(ConfigProvider.getConfig()))
+                    .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
+        }
         managedClient = new ManagedClient(redis, loader);
         newEngine.publishMetrics(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.application.name", String.class)
                 .orElse("padlock"));
         engine = newEngine;
+    }
+
+    /** Padlock's client is a default bean; any other {@code RedissonClient} bean is the application's. */
+    private static boolean applicationHasClient() {
+        return Arc.container().beanManager().getBeans(RedissonClient.class).stream()
+                .anyMatch(bean -> bean instanceof InjectableBean<?> b && !b.isDefaultBean());
     }
 
     private static List<String> names(LockedMethod m) {
