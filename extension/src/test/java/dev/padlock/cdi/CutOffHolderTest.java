@@ -108,6 +108,10 @@ class CutOffHolderTest {
                 holding.handle((value, failure) -> value).get(60, TimeUnit.SECONDS);
                 Long seen = LOSS_SEEN.get(key);
                 Long entered = ENTERED.get(key);
+                if (seen != null) {
+                    System.out.println("CutOffHolderTest " + key + ": loss heard of " + (entered - seen) / 1_000 + " µs"
+                            + " before the other application entered");
+                }
                 if (seen == null || seen - entered >= 0) {
                     late.add(key
                             + (seen == null
