@@ -44,6 +44,8 @@ public final class LockTypeConflicts {
                 sorted.put(name, uses.values().stream().sorted(Use.ORDER).collect(Collectors.toList())));
 
         List<String> problems = new ArrayList<>();
+        // One name, one type, even where one use is keyed and another not and their keys cannot meet: a name is
+        // one lock to its readers and to padlock.locks."<name>".type, which sets every use of it at once.
         sorted.forEach((name, uses) -> {
             if (uses.stream().map(Use::family).distinct().count() > 1) {
                 problems.add(uses.get(0).subject + ": the lock \"" + name + "\" is taken with different types: "
