@@ -4,6 +4,8 @@ import dev.padlock.LockLost;
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.LockPlan;
+import dev.padlock.core.LockTypeConflicts;
 import dev.padlock.core.LockedMethodValidator;
 import dev.padlock.core.LockedSpec;
 import dev.padlock.core.ManagedClient;
@@ -58,11 +60,13 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader));
+        List<LockPlan> plans = new ArrayList<>();
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
             LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
             if (result.isValid()) {
                 newEngine.register(method, result.plan());
+                plans.add(result.plan());
             } else {
                 problems.addAll(result.problems());
             }
@@ -74,6 +78,8 @@ public final class PadlockRuntime {
         }
         NamedLocks.Result named = NamedLocks.plan(injectionPoints, settings, config);
         problems.addAll(named.problems());
+        // per-lock types are read again here, so a type set at run time can mix types on one key too
+        problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
         if (!problems.isEmpty()) {
             throw new IllegalStateException(
                     "Padlock cannot start, " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems));
