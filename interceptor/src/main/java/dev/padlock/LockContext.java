@@ -1,5 +1,6 @@
 package dev.padlock;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,6 +34,42 @@ public interface LockContext {
 
     /** When the call took its lock, the first of them when there are several (this JVM's clock). */
     Instant acquiredAt();
+
+    /**
+     * How long the call can still count on its locks: until the earliest of their deadlines, each the send time of
+     * the last acquisition or renewal Redis confirmed, plus the lease, minus a margin for clock drift (1 % of the
+     * lease + 20 ms). With the watchdog (no {@code leaseTime}) renewals keep moving it forward, so it falls from the
+     * lease towards two thirds of it and back; with a fixed lease it only falls. {@link Duration#ZERO} once a lock was
+     * lost or its deadline passed.
+     */
+    Duration remaining();
+
+    /**
+     * Whether every lock of the call is still held as far as this JVM can tell: none was found lost and none has
+     * passed its deadline (see {@link #remaining()}). Redis may know better only in one direction: a lock this says is
+     * held can still have been lost to a Redis that failed over or restarted without persistence.
+     */
+    boolean isHeld();
+
+    /**
+     * Throws unless {@link #isHeld()}: call it right before an irreversible step (a commit, a payment, a message
+     * sent), so that a holder whose lease ran out does not take it.
+     *
+     * <pre>{@code
+     * @Locked(value = "payment", key = "{order.id}")
+     * public void pay(Order order) {
+     *     Charge charge = psp.prepare(order);
+     *     lock.checkHeld();          // still ours? if not, LockLostException and nothing was charged
+     *     psp.capture(charge);
+     * }
+     * }</pre>
+     *
+     * A check narrows the window, it cannot close it: the step itself still runs after the check. Where the resource
+     * can compare numbers, a {@link LockType#FENCED} lock's {@link #token()} closes it.
+     *
+     * @throws LockLostException naming the lock that was lost, or whose deadline passed
+     */
+    void checkHeld();
 
     /**
      * The fencing token of a {@link LockType#FENCED} lock: a number that strictly increases with each acquisition

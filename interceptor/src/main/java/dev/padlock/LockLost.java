@@ -14,8 +14,8 @@ import java.time.Duration;
  * }
  * }</pre>
  *
- * <p>Fired once per lock and call. When found by a renewal it is fired on a Padlock thread while the method
- * still runs; when found at release, before the call returns to its caller (for a {@code CompletionStage},
+ * <p>Fired once per lock and call. When found by a renewal or at the holder's deadline it is fired on a Padlock
+ * thread while the method still runs; when found at release, before the call returns to its caller (for a {@code CompletionStage},
  * before the returned stage completes). Observers should be quick: for a renewal, a slow observer delays only
  * other events, never renewals.
  *
@@ -41,6 +41,12 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
                 return head + " was no longer held when the method finished, " + after + " after it was taken: its"
                         + " lease ran out or Redis lost it, so another caller may have run at the same time. Use a"
                         + " longer lease-time, or none so Padlock renews the lock while the method runs.";
+            case DEADLINE:
+                return head + " outlived its lease " + after + " after it was taken, while the method ran: no"
+                        + " acquisition or renewal confirmed by Redis covers it any more (a fixed lease-time shorter than"
+                        + " the method, or renewals that did not get through: Redis slow or unreachable, or this JVM"
+                        + " paused), so another caller may run at the same time. Use a longer lease-time, or none so"
+                        + " Padlock renews the lock; call LockContext.checkHeld() before irreversible steps.";
             case UNCONFIRMED:
             default:
                 return head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
@@ -55,6 +61,12 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
         RENEWAL,
         /** The release found the lock no longer held by this call: its lease had run out. */
         RELEASE,
+        /**
+         * The holder's own deadline passed while the method ran: the send time of the last acquisition or renewal
+         * that Redis confirmed, plus the lease, minus a margin for clock drift. Reported at that moment, on a Padlock
+         * thread, before Redis can grant the key to anyone else; a confirmation arriving later does not undo it.
+         */
+        DEADLINE,
         /**
          * Redis could not be reached to renew the lock within its lease, or to release it: Padlock cannot confirm
          * the lock was held throughout (a Redis that restarted without persistence has forgotten it).

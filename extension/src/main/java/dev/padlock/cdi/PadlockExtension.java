@@ -6,6 +6,7 @@ import dev.padlock.core.ConfigView;
 import dev.padlock.core.CurrentLockContext;
 import dev.padlock.core.InterceptorPriority;
 import dev.padlock.core.LockPlan;
+import dev.padlock.core.LockTypeConflicts;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.LockedMethodValidator;
 import dev.padlock.core.LockedSpec;
@@ -198,6 +199,7 @@ public class PadlockExtension implements Extension {
 
         NamedLocks.Result named = NamedLocks.plan(namedPoints, settings, config);
         problems.addAll(named.problems());
+        problems.addAll(LockTypeConflicts.find(plans.values(), named.locks(), config));
         for (NamedLocks.NamedLock lock : named.locks()) {
             event.addBean()
                     .types(typeOf(lock.kind()), Object.class)
@@ -227,6 +229,10 @@ public class PadlockExtension implements Extension {
                     System.Logger.Level.INFO,
                     () -> "Padlock: " + plans.size() + " @Locked method(s), "
                             + named.locks().size() + " named lock bean(s); Redis: " + where);
+            if (applicationHasClient) {
+                RedisConnectionSettings.ignoredWithApplicationClient(config)
+                        .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
+            }
         }
     }
 

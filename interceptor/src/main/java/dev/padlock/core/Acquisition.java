@@ -72,7 +72,20 @@ final class Acquisition {
      *     no longer held by this owner: its lease ran out)
      */
     static Throwable release(RLock lock, long owner) {
-        CompletableFuture<Void> future = unlock(lock, owner);
+        return awaitUninterruptibly(unlock(lock, owner));
+    }
+
+    /**
+     * Waits for {@code future} (at most {@link #ANSWER_GRACE_MILLIS}) without giving up when the caller is
+     * interrupted; the flag is restored afterwards.
+     *
+     * @return {@code null} when it completed normally, else its failure (a {@link TimeoutException} when it did not
+     *     complete in time)
+     */
+    static Throwable awaitUninterruptibly(CompletableFuture<?> future) {
+        if (future.isDone() && !future.isCompletedExceptionally()) {
+            return null;
+        }
         boolean interrupted = false;
         try {
             while (true) {

@@ -1,8 +1,11 @@
 package dev.padlock.core;
 
 import dev.padlock.LockContext;
+import dev.padlock.LockLost;
+import dev.padlock.LockLostException;
 import dev.padlock.LockType;
 import jakarta.enterprise.context.Dependent;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -28,6 +31,38 @@ public class CurrentLockContext implements LockContext {
     @Override
     public Instant acquiredAt() {
         return call().acquiredAt();
+    }
+
+    @Override
+    public Duration remaining() {
+        HeldLocks call = call();
+        long now = System.nanoTime();
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < call.locks.length; i++) {
+            if (call.lossOf(i) != null || (call.sharesHold(i) && call.host(i).isLost(call.hostIndex(i)))) {
+                return Duration.ZERO;
+            }
+            long deadline = call.deadline(i);
+            if (deadline - now <= 0) {
+                return Duration.ZERO;
+            }
+            earliest = Math.min(earliest, deadline - now);
+        }
+        return Duration.ofNanos(earliest);
+    }
+
+    @Override
+    public boolean isHeld() {
+        return !remaining().isZero();
+    }
+
+    @Override
+    public void checkHeld() {
+        HeldLocks call = call();
+        LockLost loss = LockOperation.overdueNow(call, System.nanoTime());
+        if (loss != null) {
+            throw new LockLostException(loss);
+        }
     }
 
     @Override

@@ -10,6 +10,19 @@ public final class DurationText {
     /** What every message about a bad duration tells the user to write instead. */
     public static final String SYNTAX = "use 0, 250ms, 5s, 2m, 1h, 1d or ISO-8601 such as PT5S";
 
+    /**
+     * The longest duration Padlock accepts anywhere: 10 years. No lock needs more, and every duration then fits
+     * the engine's arithmetic in milliseconds and nanoseconds (a deadline of {@code nanoTime} plus the wait
+     * overflows beyond about 292 years, milliseconds of {@code Duration.ofDays(200000000000L)} at once).
+     */
+    public static final Duration MAX = Duration.ofDays(3650);
+
+    /**
+     * The shortest fixed lease: Redis keeps leases in whole milliseconds, and a lease that rounds to 0 would
+     * read as "no lease", that is the watchdog.
+     */
+    public static final Duration MIN_LEASE = Duration.ofMillis(1);
+
     private DurationText() {}
 
     /**
@@ -33,6 +46,9 @@ public final class DurationText {
         if (d.isNegative()) {
             throw new IllegalArgumentException("'" + text + "' is negative; " + SYNTAX);
         }
+        if (d.compareTo(MAX) > 0) {
+            throw tooLarge(text);
+        }
         return d;
     }
 
@@ -48,7 +64,7 @@ public final class DurationText {
         try {
             amount = Long.parseLong(s.substring(0, i));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + original + "' is too large; " + SYNTAX);
+            throw tooLarge(original);
         }
         String unit = s.substring(i).trim().toLowerCase(Locale.ROOT);
         try {
@@ -73,8 +89,25 @@ public final class DurationText {
                             "'" + original + "' has an unknown unit '" + unit + "'; " + SYNTAX);
             }
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("'" + original + "' is too large; " + SYNTAX);
+            throw tooLarge(original);
         }
+    }
+
+    private static IllegalArgumentException tooLarge(String text) {
+        return new IllegalArgumentException("'" + text + "' is more than 10 years (" + MAX.toDays() + "d); " + SYNTAX);
+    }
+
+    /**
+     * Why a fixed lease cannot be used, or {@code null} when it can; for leases already {@link #parse parsed}.
+     */
+    static String leaseProblem(String text, Duration lease) {
+        if (lease.isZero()) {
+            return "a lease of 0 would free the lock at once";
+        }
+        if (lease.compareTo(MIN_LEASE) < 0) {
+            return "'" + text.trim() + "' is under 1ms, the smallest lease Redis keeps";
+        }
+        return null;
     }
 
     /** A short human form for messages: {@code 0ms}, {@code 250ms}, {@code 5s}, {@code 2m30s}. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.redisson.api.RLock;
 
 /**
@@ -30,17 +31,35 @@ final class HeldLocks {
 
     /** Set when the locks are about to be released: renewals in flight then say nothing. */
     volatile boolean stopped;
-    /** Whether a renewal tick has seen it; written and read by the tick thread only. */
-    boolean seenByTick;
+    /** When the next renewal may be sent ({@link System#nanoTime}); 0 before the first. Used by the tick thread only. */
+    long nextRenewalNanos;
+    /**
+     * The lock whose acquisition got no answer (a timeout while the script may have run), released like a taken one
+     * but not reported lost when found not held; -1 when none.
+     */
+    volatile int inDoubt = -1;
 
-    /** Which locks were found lost; allocated on the first loss. Guarded by this. */
-    private boolean[] lost;
+    /** Which locks were found lost, and how; allocated on the first loss. Guarded by this. */
+    private LockLost[] lost;
 
     private LockLost firstLoss;
-    /** When each lock was last known held, for renewals that keep failing; allocated by the first renewal. */
-    private long[] confirmedNanos;
+    /**
+     * Per lock, the {@link System#nanoTime} by which this call must consider it lost: the send time of the last
+     * acquisition or renewal Redis confirmed, plus the lease, minus {@link #driftMarginNanos}. 0 until taken. Guarded
+     * by this.
+     */
+    private final long[] deadlines;
 
     private boolean failureReported;
+    /** The last failure of a renewal, the cause a deadline loss is reported with; guarded by this. */
+    private Throwable lastRenewalFailure;
+
+    /** Renewals sent and not yet answered, and what a release waiting for them completes; guarded by this. */
+    private int renewalsInFlight;
+
+    private CompletableFuture<Void> renewalsAnswered;
+    /** Whether {@link LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
+    boolean watched;
 
     /** Guarded by this: whether the release has begun (a call is released once), and the body's phase. */
     private boolean releasing;
@@ -49,13 +68,19 @@ final class HeldLocks {
     private boolean abandoned;
 
     /**
-     * For locks that take {@link LocalTurns}: which of them this call holds the turn for (guarded by this), and
-     * which an enclosing call of the same owner holds already, so that this one re-enters without a turn. Both
+     * For locks that take {@link LocalTurns}: which of them this call holds the turn for (guarded by this);
      * {@code null} otherwise.
      */
     private final boolean[] turns;
 
-    private final boolean[] reentered;
+    /**
+     * By lock index, the enclosing call on this thread that holds the same key already, or {@code null}: this call
+     * shares that hold instead of asking Redis (see {@link #sharedHolds}). {@code null} when there is none, the common
+     * case.
+     */
+    private final HeldLocks[] hosts;
+
+    private final int[] hostIndexes;
 
     /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
     private HeldLocks enclosing;
@@ -66,36 +91,68 @@ final class HeldLocks {
         this.owner = owner;
         this.tokens = fenced ? new long[locks.length] : null;
         this.turns = takesTurns ? new boolean[locks.length] : null;
-        this.reentered = takesTurns ? reenteredLocks(locks, owner) : null;
-    }
-
-    /**
-     * Which of {@code locks} a call enclosing this one on the current thread holds for the same owner; {@code null}
-     * when none (the common case: no enclosing call).
-     */
-    private static boolean[] reenteredLocks(RLock[] locks, long owner) {
-        boolean[] reentered = null;
+        this.deadlines = new long[locks.length];
+        HeldLocks[] found = null;
+        int[] indexes = null;
         for (HeldLocks call = CURRENT.get(); call != null; call = call.enclosing) {
-            if (call.owner != owner) {
-                continue;
+            if (call.operation.engine != operation.engine) {
+                continue; // another application's call, run on this thread: its holds are not this one's
             }
             for (int i = 0; i < locks.length; i++) {
-                for (int j = 0; j < call.taken; j++) {
-                    if (call.locks[j].getName().equals(locks[i].getName())) {
-                        if (reentered == null) {
-                            reentered = new boolean[locks.length];
-                        }
-                        reentered[i] = true;
+                int j = call.indexOf(locks[i].getName());
+                if (j >= 0 && (found == null || found[i] == null)) {
+                    if (found == null) {
+                        found = new HeldLocks[locks.length];
+                        indexes = new int[locks.length];
                     }
+                    found[i] = call;
+                    indexes[i] = j;
                 }
             }
         }
-        return reentered;
+        this.hosts = found;
+        this.hostIndexes = indexes;
+    }
+
+    /** The index of the lock on {@code key} among those this call has taken, or -1. */
+    private int indexOf(String key) {
+        int count = taken;
+        for (int j = 0; j < count; j++) {
+            if (locks[j].getName().equals(key)) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether an enclosing call on this thread holds some of this call's keys. Such a nested call shares the
+     * enclosing hold for those keys: it neither asks Redis nor queues, so it can neither shorten the enclosing lease
+     * (Redisson's re-entry would set the nested lease on the key) nor take a second fencing token, nor wait against
+     * its own caller when the two have different owners (a stage call around a blocking one). It is released with the
+     * enclosing call, not before.
+     */
+    boolean sharesHolds() {
+        return hosts != null;
+    }
+
+    /** Whether lock {@code index} is held by an enclosing call, whose hold this call shares. */
+    boolean sharesHold(int index) {
+        return hosts != null && hosts[index] != null;
+    }
+
+    /** The enclosing call whose hold of lock {@code index} this call shares; see {@link #sharesHold}. */
+    HeldLocks host(int index) {
+        return hosts[index];
+    }
+
+    int hostIndex(int index) {
+        return hostIndexes[index];
     }
 
     /** Whether lock {@code index} is taken without a {@link LocalTurns turn}. */
     boolean needsNoTurn(int index) {
-        return turns == null || (reentered != null && reentered[index]);
+        return turns == null || sharesHold(index);
     }
 
     /**
@@ -138,12 +195,12 @@ final class HeldLocks {
     /** Records a loss; true the first time for this lock, so each loss is reported once. */
     synchronized boolean markLost(int index, LockLost loss) {
         if (lost == null) {
-            lost = new boolean[locks.length];
+            lost = new LockLost[locks.length];
         }
-        if (lost[index]) {
+        if (lost[index] != null) {
             return false;
         }
-        lost[index] = true;
+        lost[index] = loss;
         if (firstLoss == null) {
             firstLoss = loss;
         }
@@ -156,32 +213,127 @@ final class HeldLocks {
     }
 
     synchronized boolean isLost(int index) {
-        return lost != null && lost[index];
+        return lost != null && lost[index] != null;
     }
 
-    /** A renewal of lock {@code index} succeeded. */
-    synchronized void confirmed(int index) {
-        confirmations()[index] = System.nanoTime();
+    /** The loss recorded for lock {@code index}, or {@code null}. */
+    synchronized LockLost lossOf(int index) {
+        return lost == null ? null : lost[index];
     }
 
-    /** How long lock {@code index} has gone without a successful renewal (or since it was taken). */
-    synchronized long unconfirmedMillis(int index) {
-        return (System.nanoTime() - confirmations()[index]) / 1_000_000;
-    }
-
-    private long[] confirmations() {
-        if (confirmedNanos == null) {
-            confirmedNanos = new long[locks.length];
-            java.util.Arrays.fill(confirmedNanos, acquiredNanos);
+    /**
+     * Redis confirmed an acquisition or renewal of lock {@code index} that was sent at {@code sentNanos} with a lease
+     * of {@code leaseMillis}: the lock is ours until at least then plus the lease, by Redis's clock, since Redis set
+     * the expiry no earlier than it received the command. A late answer never moves the deadline back, nor revives a
+     * lock reported lost.
+     */
+    synchronized void confirmed(int index, long sentNanos, long leaseMillis) {
+        if (lost != null && lost[index] != null) {
+            return;
         }
-        return confirmedNanos;
+        long leaseNanos = leaseMillis * 1_000_000;
+        long deadline = sentNanos + leaseNanos - driftMarginNanos(leaseNanos);
+        if (deadlines[index] == 0 || deadline - deadlines[index] > 0) {
+            deadlines[index] = deadline;
+        }
     }
 
-    /** True for the first of possibly several attempts to release the call; the others must not release again. */
-    synchronized boolean beginRelease() {
-        boolean first = !releasing;
+    /**
+     * How much earlier than the lease's end the holder gives up its lock: Redis measures the lease with its clock and
+     * Padlock with this JVM's monotonic clock, whose rates may differ (NTP slews a clock by at most 0.05 %; 1 % leaves
+     * room for virtual machines whose clocks stall and catch up), and reporting the loss takes a timer and a thread
+     * hand-off on a possibly busy machine (20 ms). A 30 s lease is thus given up 320 ms early, a 1 s one 30 ms early.
+     */
+    static long driftMarginNanos(long leaseNanos) {
+        return leaseNanos / 100 + 20_000_000;
+    }
+
+    /** The deadline of lock {@code index} ({@link System#nanoTime}); 0 when not taken yet. */
+    synchronized long deadline(int index) {
+        if (sharesHold(index)) {
+            return hosts[index].deadline(hostIndexes[index]);
+        }
+        return deadlines[index];
+    }
+
+    /** The earliest deadline among the locks this call took itself and has not lost; {@code Long.MAX_VALUE} if none. */
+    synchronized long earliestDeadline() {
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < deadlines.length; i++) {
+            if (deadlines[i] != 0 && (lost == null || lost[i] == null) && deadlines[i] - earliest < 0) {
+                earliest = deadlines[i];
+            }
+        }
+        return earliest;
+    }
+
+    /**
+     * The locks of this call whose deadline passed by {@code now} without being found lost yet; {@code null} when
+     * none. The caller reports them lost.
+     */
+    synchronized int[] overdue(long now) {
+        int[] overdue = null;
+        int count = 0;
+        for (int i = 0; i < deadlines.length; i++) {
+            if (deadlines[i] != 0 && (lost == null || lost[i] == null) && now - deadlines[i] >= 0) {
+                if (overdue == null) {
+                    overdue = new int[deadlines.length];
+                }
+                overdue[count++] = i;
+            }
+        }
+        return overdue == null ? null : java.util.Arrays.copyOf(overdue, count);
+    }
+
+    /**
+     * A renewal of the call is about to be sent; false when the release has begun, so it must not be: a renewal
+     * arriving after the release could otherwise extend the lease of this owner's next call on the same key.
+     */
+    synchronized boolean beginRenewal() {
+        if (releasing) {
+            return false;
+        }
+        renewalsInFlight++;
+        return true;
+    }
+
+    /** A renewal was answered (or failed): a release waiting for it may go on. */
+    void renewalAnswered(Throwable failure) {
+        CompletableFuture<Void> waiting = null;
+        synchronized (this) {
+            if (failure != null) {
+                lastRenewalFailure = failure;
+            }
+            if (--renewalsInFlight == 0 && renewalsAnswered != null) {
+                waiting = renewalsAnswered;
+                renewalsAnswered = null;
+            }
+        }
+        if (waiting != null) {
+            waiting.complete(null);
+        }
+    }
+
+    synchronized Throwable lastRenewalFailure() {
+        return lastRenewalFailure;
+    }
+
+    private static final CompletableFuture<Void> NOTHING_IN_FLIGHT = CompletableFuture.completedFuture(null);
+
+    /**
+     * Begins the release: {@code null} when it had begun already (a call is released once); else completes when every
+     * renewal sent for the call has been answered, so the release reaches Redis after them (at once, usually).
+     */
+    synchronized CompletableFuture<Void> beginRelease() {
+        if (releasing) {
+            return null;
+        }
         releasing = true;
-        return first;
+        if (renewalsInFlight == 0) {
+            return NOTHING_IN_FLIGHT;
+        }
+        renewalsAnswered = new CompletableFuture<>();
+        return renewalsAnswered;
     }
 
     /** The method body is about to run; false when the call was abandoned (cancelled) first. */

@@ -2,42 +2,61 @@ package dev.padlock.core;
 
 import dev.padlock.LockLost;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
 /**
- * Keeps the watchdog-mode locks of Padlock's calls alive while their methods run, in place of Redisson's watchdog.
+ * Keeps the leases of Padlock's calls: renews watchdog-mode locks while their methods run, in place of Redisson's
+ * watchdog, and watches every held lock's deadline, so that a holder hears of its loss before Redis can grant the
+ * key to anyone else.
  *
- * <p>Why not Redisson's: in 4.7.0 its renewal task is a timer chain that a flag stops when no lock is left and
- * that the next lock restarts, without cancelling the pending timer. Each lock taken while none was held thus adds
- * a chain, and every chain renews every held lock: after ~16.7k short calls, one held lock was renewed ~16.7k
+ * <p>Why not Redisson's watchdog: in 4.7.0 its renewal task is a timer chain that a flag stops when no lock is left
+ * and that the next lock restarts, without cancelling the pending timer. Each lock taken while none was held thus
+ * adds a chain, and every chain renews every held lock: after ~16.7k short calls, one held lock was renewed ~16.7k
  * times per period instead of once (reproduced by {@code RenewalStormTest}). So Padlock takes watchdog-mode locks
  * with a fixed lease of the watchdog timeout, which keeps Redisson's watchdog out of it entirely, and renews them
  * here, owner-checked (see {@link RenewalScripts}).
  *
- * <p>One tick chain per instance, never more: only the tick itself ends its chain, and only when nothing is held;
- * a lock taken at that moment restarts it (see {@link #tick}). Every third of the watchdog timeout, each lock held
- * since the previous tick is renewed once; younger ones are not, so a call shorter than a tick costs no renewal at
- * all (Redisson's watchdog renews whatever happens to be held at its tick). A lock is at least a third of the
- * timeout away from expiry when renewed, as with Redisson.
+ * <p>Deadlines: each held lock has one (see {@link HeldLocks#confirmed}): the send time of the last acquisition or
+ * renewal Redis confirmed, plus the lease, minus a margin for clock drift. Redis cannot tell a holder cut off from it
+ * anything, but the holder knows its lease cannot outlast that: at the deadline without a newer confirmation the lock
+ * is reported lost ({@link dev.padlock.LockLost.Detection#DEADLINE}) and its local turn is passed on, however long
+ * Redisson's own timeouts and retries would still take. A fixed lease that the method outlives is reported the same
+ * way, when it ends.
  *
- * <p>Per call this is one small object and a concurrent-set insert and removal, and no Redis command. If the
- * process dies, nothing renews and the locks lapse within the watchdog timeout, as with Redisson.
+ * <p>One timer chain per instance, woken at the earliest moment any held lock needs attention: a deadline, or a
+ * renewal, due once a third of the lease has passed since the last confirmed one (so a call shorter than that costs
+ * no renewal), and retried every tenth of the lease while none is confirmed. Per call this is a concurrent-set insert and removal and a comparison under a lock, and no Redis
+ * command. If the process dies, nothing renews and the locks lapse within their lease, as with Redisson.
  */
 final class LeaseRenewal {
 
     private static final System.Logger LOG = System.getLogger(LeaseRenewal.class.getName());
 
+    /**
+     * Whether a lock is reported lost at its deadline. Always true, except in the test that shows what happens
+     * without it (the holder hears of its loss only after another application entered).
+     */
+    static volatile boolean reportsAtDeadline = true;
+
     private final Supplier<RedissonClient> client;
     private final Set<HeldLocks> held = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean ticking = new AtomicBoolean();
     /** The client's watchdog timeout, read on first use: the client is built after deployment. 0 until then. */
     private volatile long leaseMillis;
+
+    private final Object wakes = new Object();
+    /** When the chain wakes next ({@link System#nanoTime}), and its task; guarded by {@link #wakes}. */
+    private long wakeAt;
+
+    private ScheduledFuture<?> wake;
+    private boolean closed;
 
     LeaseRenewal(Supplier<RedissonClient> client) {
         this.client = client;
@@ -63,6 +82,8 @@ final class LeaseRenewal {
         });
         executor.setKeepAliveTime(1, TimeUnit.MINUTES);
         executor.allowCoreThreadTimeOut(true);
+        // A wake moved earlier cancels the later one; keep the queue to what will run.
+        executor.setRemoveOnCancelPolicy(true);
         return executor;
     }
 
@@ -80,97 +101,186 @@ final class LeaseRenewal {
     }
 
     /**
-     * Renews those locks of {@code call} that it has taken ({@link HeldLocks#taken}) until {@link #stop}.
-     * Registered before the first is taken, so that none waits unrenewed while a later one is awaited.
+     * Watches the call's deadlines, and renews its watchdog-mode locks, from its first acquisition until {@link
+     * #stop}. Locks it takes later are picked up as they are confirmed.
      */
-    void renewWhileHeld(HeldLocks call) {
+    void watch(HeldLocks call) {
         held.add(call);
-        if (!ticking.get() && ticking.compareAndSet(false, true)) {
-            scheduleTick();
-        }
+        wakeBy(nextAttention(call, System.nanoTime()));
     }
 
-    /** Stops renewing the call's locks; they are about to be released. */
+    /** Stops watching and renewing the call's locks; they are about to be released. */
     void stop(HeldLocks call) {
         held.remove(call);
     }
 
-    private void scheduleTick() {
-        Ticks.EXECUTOR.schedule(this::tick, Math.max(1, leaseMillis() / 3), TimeUnit.MILLISECONDS);
+    /**
+     * The application is stopping: nothing is renewed or watched any more, also when its client lives on (an
+     * application-provided one); locks still held lapse with their lease.
+     */
+    void close() {
+        synchronized (wakes) {
+            closed = true;
+            if (wake != null) {
+                wake.cancel(false);
+                wake = null;
+            }
+        }
+        held.clear();
+    }
+
+    /** Makes sure the chain wakes by {@code at} ({@link System#nanoTime}); {@code Long.MAX_VALUE}: no need. */
+    private void wakeBy(long at) {
+        if (at == Long.MAX_VALUE) {
+            return;
+        }
+        synchronized (wakes) {
+            if (closed || (wake != null && at - wakeAt >= 0)) {
+                return;
+            }
+            if (wake != null) {
+                wake.cancel(false);
+            }
+            wakeAt = at;
+            wake = Ticks.EXECUTOR.schedule(this::tick, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
     }
 
     private void tick() {
+        synchronized (wakes) {
+            wake = null;
+        }
+        long next = Long.MAX_VALUE;
         try {
-            renewDue();
+            next = attend(System.nanoTime());
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "Padlock could not renew lock leases; it tries again next tick", e);
+            LOG.log(System.Logger.Level.WARNING, "Padlock could not renew lock leases; it tries again shortly", e);
+            next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 10));
         } finally {
-            if (!held.isEmpty()) {
-                scheduleTick();
-            } else {
-                ticking.set(false);
-                // A lock taken after the check above saw the chain still running and did not start one: start it.
-                if (!held.isEmpty() && ticking.compareAndSet(false, true)) {
-                    scheduleTick();
-                }
-            }
+            // Calls watched during this tick scheduled their own wake when they needed an earlier one.
+            wakeBy(held.isEmpty() ? Long.MAX_VALUE : next);
         }
     }
 
-    private void renewDue() {
-        RedissonClient redisson;
-        try {
-            redisson = client.get();
-        } catch (RuntimeException e) {
-            // The client was shut down with its container: nothing can renew these locks any more.
-            held.clear();
-            return;
-        }
-        if (redisson.isShutdown() || redisson.isShuttingDown()) {
-            held.clear();
-            return;
-        }
-        long lease = leaseMillis();
+    /** Reports overdue locks, sends due renewals; returns when the chain must wake next. */
+    private long attend(long now) {
+        RedissonClient redisson = null;
+        long next = Long.MAX_VALUE;
         for (HeldLocks call : held) {
-            if (call.seenByTick) {
-                renew(call, redisson, lease);
-            } else {
-                // Taken since the previous tick: its lease is still at least two thirds fresh.
-                call.seenByTick = true;
+            if (call.stopped) {
+                continue;
             }
+            reportOverdue(call, now);
+            if (call.operation.leaseMillis <= 0 && renewalDue(call, now)) {
+                if (redisson == null) {
+                    redisson = usableClient();
+                    if (redisson == null) {
+                        // The client was shut down with its container: nothing can renew these locks any more.
+                        held.clear();
+                        return Long.MAX_VALUE;
+                    }
+                }
+                renew(call, redisson, leaseMillis(), now);
+            }
+            // at least a millisecond ahead: a lock whose deadline passed unreported must not make the chain spin
+            long attention = Math.max(nextAttention(call, now) - now, 1_000_000) + now;
+            if (attention - next < 0) {
+                next = attention;
+            }
+        }
+        return next;
+    }
+
+    private RedissonClient usableClient() {
+        try {
+            RedissonClient redisson = client.get();
+            return redisson.isShutdown() || redisson.isShuttingDown() ? null : redisson;
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
-    private static void renew(HeldLocks call, RedissonClient redisson, long lease) {
+    /** The call's locks whose deadline passed are lost: said now, and their turn is passed on. */
+    private static void reportOverdue(HeldLocks call, long now) {
+        if (!reportsAtDeadline) {
+            return;
+        }
+        int[] overdue = call.overdue(now);
+        if (overdue == null) {
+            return;
+        }
+        for (int index : overdue) {
+            LockOperation.deadlinePassed(call, index);
+        }
+    }
+
+    /** A watchdog-mode call's renewal is due (and no retry is pending for later). */
+    private boolean renewalDue(HeldLocks call, long now) {
+        return now - renewalDueAt(call, periodNanos()) >= 0
+                && (call.nextRenewalNanos == 0 || now - call.nextRenewalNanos >= 0);
+    }
+
+    /** A third of the lease after the last confirmation: the deadline is then two thirds of the lease ahead. */
+    private long renewalDueAt(HeldLocks call, long period) {
+        long earliest = call.earliestDeadline();
+        return earliest == Long.MAX_VALUE ? Long.MAX_VALUE : earliest - 2 * period;
+    }
+
+    private long periodNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(Math.max(3, leaseMillis())) / 3;
+    }
+
+    /** When the call next needs attention: its earliest deadline, or its next renewal (watchdog mode). */
+    private long nextAttention(HeldLocks call, long now) {
+        long deadline = call.earliestDeadline();
+        if (call.operation.leaseMillis > 0 || deadline == Long.MAX_VALUE) {
+            return deadline;
+        }
+        long renewal = renewalDueAt(call, periodNanos());
+        if (call.nextRenewalNanos != 0 && call.nextRenewalNanos - renewal > 0) {
+            renewal = call.nextRenewalNanos;
+        }
+        return renewal - deadline < 0 ? renewal : deadline;
+    }
+
+    private static void renew(HeldLocks call, RedissonClient redisson, long lease, long now) {
+        // Not answered within a tenth of the lease (or failed): sent again then, well before the deadline.
+        long retryMillis = Math.max(1, lease / 10);
+        call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
         LockOperation operation = call.operation;
         int count = call.taken();
         for (int i = 0; i < count; i++) {
-            if (call.isLost(i)) {
+            if (call.isLost(i) || call.sharesHold(i) || !call.beginRenewal()) {
                 continue;
             }
             int index = i;
             RLock lock = call.locks[i];
-            operation.strategy.renew(redisson, lock, call.owner, lease).whenComplete((stillHeld, failure) -> {
+            long sent = System.nanoTime();
+            CompletionStage<Boolean> renewal;
+            try {
+                renewal = operation.strategy.renew(redisson, lock, call.owner, lease);
+            } catch (RuntimeException e) {
+                renewal = CompletableFuture.failedFuture(e);
+            }
+            renewal.whenComplete((stillHeld, failure) -> {
+                Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+                call.renewalAnswered(cause);
                 if (call.stopped) {
                     // Released meanwhile: a "not held" answer is about the release, not a loss.
                     return;
                 }
-                LockLost loss = null;
-                if (failure != null) {
+                if (cause != null) {
                     if (call.firstFailure()) {
-                        operation.renewalFailed(lock, Acquisition.unwrap(failure), lease);
-                    }
-                    if (call.unconfirmedMillis(index) > lease) {
-                        // No renewal got through for a whole lease: whatever Redis does now, the lock has lapsed.
-                        loss = operation.lost(call, index, LockLost.Detection.UNCONFIRMED, Acquisition.unwrap(failure));
+                        operation.renewalFailed(lock, cause, retryMillis);
                     }
                 } else if (stillHeld) {
-                    call.confirmed(index);
+                    call.confirmed(index, sent, lease);
                 } else {
-                    loss = operation.lost(call, index, LockLost.Detection.RENEWAL, null);
-                }
-                if (loss != null) {
-                    operation.losses.reportLater(loss);
+                    LockLost loss = operation.lost(call, index, LockLost.Detection.RENEWAL, null);
+                    if (loss != null) {
+                        operation.losses.reportLater(loss);
+                        operation.passTurn(call, index);
+                    }
                 }
             });
         }

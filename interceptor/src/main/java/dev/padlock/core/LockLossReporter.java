@@ -56,7 +56,8 @@ final class LockLossReporter implements PadlockMetricsMBean {
         LOG.log(System.Logger.Level.WARNING, loss::describe);
         try {
             observers.accept(loss);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An observer's bug, Errors included, must not stop a release loop or the event thread.
             LOG.log(System.Logger.Level.WARNING, "An observer of LockLost for " + loss.lockKey() + " failed", e);
         }
     }

@@ -7,6 +7,7 @@ import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
+import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +30,7 @@ public abstract class LockOperation {
     private final RedisClientSource client;
     private final long waitMillis;
     /** A fixed lease, or -1 when the lock is renewed while held (watchdog mode). */
-    private final long leaseMillis;
+    final long leaseMillis;
 
     private final boolean fenced;
     private final boolean throwOnLoss;
@@ -40,12 +41,18 @@ public abstract class LockOperation {
 
     final LockLossReporter losses;
     final CallerContext callers;
+    /** What the operations of this operation's engine share; nested calls share holds within one engine only. */
+    final Shared engine;
 
     /**
-     * Owner ids of calls whose locks are not owned by the calling thread (stages, reactive types) count down from
-     * -1, so they never collide with thread ids (positive) under the same Redisson client id.
+     * Owner ids of calls whose locks are not owned by the calling thread (stages, reactive types) count down from a
+     * random start below -2^32: negative, so they never collide with thread ids (positive) under the same Redisson
+     * client id; random, because another application in the JVM may bundle its own copy of Padlock (its own class
+     * loader, its own counter) and share the client, and Redis tells owners apart by {@code <client id>:<owner>}
+     * only. Two starts drawn from 2^62 meet only if they lie within the number of calls made of each other.
      */
-    private static final AtomicLong NEXT_CALL_OWNER = new AtomicLong();
+    private static final AtomicLong NEXT_CALL_OWNER =
+            new AtomicLong(-(1L << 32) - (new SecureRandom().nextLong() >>> 2));
 
     /** What the operations of one engine share. */
     record Shared(
@@ -70,6 +77,7 @@ public abstract class LockOperation {
         this.turns = strategy.takesTurns() ? shared.turns() : null;
         this.losses = shared.losses();
         this.callers = shared.callers();
+        this.engine = shared;
     }
 
     /**
@@ -221,8 +229,11 @@ public abstract class LockOperation {
      * are released.
      */
     final CompletableFuture<Boolean> acquireAllAsync(HeldLocks call) {
-        if (leaseMillis <= 0) {
-            renewal.renewWhileHeld(call);
+        if (call.sharesHolds()) {
+            LockNotAcquiredException refused = refusedNested(call);
+            if (refused != null) {
+                return CompletableFuture.failedFuture(refused);
+            }
         }
         long lease = leaseMillis > 0 ? leaseMillis : renewal.leaseMillis();
         long deadline = System.nanoTime() + waitMillis * 1_000_000;
@@ -231,7 +242,44 @@ public abstract class LockOperation {
         return result;
     }
 
-    private void takeNext(HeldLocks call, int index, long lease, long deadline, CompletableFuture<Boolean> result) {
+    /**
+     * Why a call nested in one that holds some of its keys cannot share that hold, or {@code null} when it can: it
+     * can when its work ends before the enclosing call's does, which only a blocking method promises (its work is
+     * done when it returns, inside the enclosing method); and only while the enclosing hold is not lost.
+     */
+    private LockNotAcquiredException refusedNested(HeldLocks call) {
+        for (int i = 0; i < call.locks.length; i++) {
+            if (!call.sharesHold(i)) {
+                continue;
+            }
+            HeldLocks host = call.host(i);
+            String key = call.locks[i].getName();
+            if (!(this instanceof BlockingOperation)) {
+                return notAcquired(
+                        key,
+                        "the enclosing call to " + host.operation.plan().method() + " holds this key, and a nested"
+                                + " call returning "
+                                + (plan.returnKind() == ReturnKind.COMPLETION_STAGE
+                                        ? "a CompletionStage"
+                                        : "a Uni, Multi or Publisher")
+                                + " cannot share that hold (its result may complete after the enclosing call released"
+                                + " the key), nor wait for it (it would wait for its own caller). Make this method"
+                                + " return its result directly, or call it outside the enclosing call",
+                        null);
+            }
+            if (host.isLost(call.hostIndex(i))) {
+                return notAcquired(
+                        key,
+                        "the enclosing call to " + host.operation.plan().method() + " holds this key but has lost"
+                                + " it (see the LockLost event), so there is no hold to share",
+                        null);
+            }
+        }
+        return null;
+    }
+
+    private void takeNext(HeldLocks call, int next, long lease, long deadline, CompletableFuture<Boolean> result) {
+        int index = skipShared(call, next);
         if (index == call.locks.length) {
             if (!result.complete(true)) {
                 releaseAllLater(call); // cancelled while the last lock was being taken
@@ -265,6 +313,20 @@ public abstract class LockOperation {
         });
     }
 
+    /**
+     * Counts the locks from {@code index} on that an enclosing call on this thread holds as taken: shared, nothing to
+     * ask (a fencing token is the enclosing call's). Returns the first lock the call must take itself.
+     */
+    private static int skipShared(HeldLocks call, int index) {
+        while (index < call.locks.length && call.sharesHold(index)) {
+            if (call.tokens != null) {
+                call.tokens[index] = call.host(index).tokens[call.hostIndex(index)];
+            }
+            call.taken(++index);
+        }
+        return index;
+    }
+
     /** The call has the turn for lock {@code index}: asks Redis for it, unless the call is over already. */
     private void withTurn(
             HeldLocks call,
@@ -292,6 +354,7 @@ public abstract class LockOperation {
             HeldLocks call, int index, long wait, long lease, long deadline, CompletableFuture<Boolean> result) {
         RLock lock = call.locks[index];
         CompletableFuture<Boolean> attempt;
+        long sent = System.nanoTime();
         try {
             attempt = fenced
                     ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
@@ -309,9 +372,18 @@ public abstract class LockOperation {
         }
         attempt.whenComplete((taken, failure) -> {
             if (failure == null && Boolean.TRUE.equals(taken)) {
+                call.confirmed(index, sent, lease);
                 call.taken(index + 1);
+                if (!call.watched) {
+                    call.watched = true;
+                    renewal.watch(call);
+                }
             }
             if (failure != null) {
+                // No answer is not "not taken": the script may have run (a timeout while the server was slow or
+                // paused). Undo it like a taken lock; the owner-checked unlock finds nothing if it had not.
+                call.inDoubt = index;
+                call.taken(index + 1);
                 releaseAllLater(call);
                 result.completeExceptionally(
                         notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)));
@@ -346,16 +418,14 @@ public abstract class LockOperation {
         }
     }
 
-    private LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
+    final LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
         return new LockNotAcquiredException(key, plan.method(), plan.settings().waitTime(), reason, cause);
     }
 
-    /** Stops renewing the call's locks; they are about to be released. */
+    /** Stops renewing and watching the call's locks; they are about to be released. */
     private void stopRenewing(HeldLocks call) {
         call.stopped = true;
-        if (leaseMillis <= 0) {
-            renewal.stop(call);
-        }
+        renewal.stop(call);
     }
 
     /**
@@ -365,7 +435,7 @@ public abstract class LockOperation {
      * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
      */
     final void letLapse(HeldLocks call) {
-        if (!call.beginRelease()) {
+        if (call.beginRelease() == null) {
             return;
         }
         stopRenewing(call);
@@ -377,13 +447,18 @@ public abstract class LockOperation {
      * observers have seen the {@link LockLost} event when this returns.
      */
     final void releaseAll(HeldLocks call) {
-        if (!call.beginRelease()) {
+        CompletableFuture<Void> renewals = call.beginRelease();
+        if (renewals == null) {
             return;
         }
         stopRenewing(call);
+        Acquisition.awaitUninterruptibly(renewals);
         int count = call.taken();
         passTurns(call, count);
         for (int i = count - 1; i >= 0; i--) {
+            if (call.sharesHold(i)) {
+                continue; // the enclosing call's to release
+            }
             Throwable failure = Acquisition.release(call.locks[i], call.owner);
             passTurn(call, i);
             if (failure != null) {
@@ -402,8 +477,11 @@ public abstract class LockOperation {
         }
     }
 
-    /** Lock {@code index} is released (or was never taken): the next call of this application may ask Redis. */
-    private void passTurn(HeldLocks call, int index) {
+    /**
+     * Lock {@code index} is released, was never taken, or its lease is over: the next call of this application may
+     * ask Redis. At most once per lock and call.
+     */
+    final void passTurn(HeldLocks call, int index) {
         if (call.giveUpTurn(index)) {
             turns.pass(call.locks[index].getName());
         }
@@ -414,15 +492,24 @@ public abstract class LockOperation {
      * Padlock's event thread, never on Redisson's I/O threads).
      */
     final CompletableFuture<Void> releaseAllLater(HeldLocks call) {
-        if (!call.beginRelease()) {
+        CompletableFuture<Void> renewals = call.beginRelease();
+        if (renewals == null) {
             return CompletableFuture.completedFuture(null);
         }
         stopRenewing(call);
+        return renewals.isDone() ? unlockAll(call) : renewals.thenCompose(answered -> unlockAll(call));
+    }
+
+    private CompletableFuture<Void> unlockAll(HeldLocks call) {
         int count = call.taken();
         passTurns(call, count);
         CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
         for (int i = count - 1; i >= 0; i--) {
             int index = i;
+            if (call.sharesHold(i)) {
+                releases[i] = CompletableFuture.completedFuture(null); // the enclosing call's to release
+                continue;
+            }
             releases[i] = Acquisition.unlock(call.locks[i], call.owner)
                     .handle((ignored, failure) -> {
                         passTurn(call, index);
@@ -436,6 +523,9 @@ public abstract class LockOperation {
 
     /** The loss to report when releasing lock {@code index} failed, or {@code null} if it was reported already. */
     private LockLost releaseFailed(HeldLocks call, int index, Throwable failure) {
+        if (index == call.inDoubt) {
+            return null; // never known to be taken: not held is no loss
+        }
         Throwable cause = Acquisition.unwrap(failure);
         // Not held by this owner any more: its lease ran out. Any other failure: Redis could not say.
         return cause instanceof IllegalMonitorStateException
@@ -449,6 +539,42 @@ public abstract class LockOperation {
         return call.markLost(index, loss) ? loss : null;
     }
 
+    /**
+     * For {@link dev.padlock.LockContext#checkHeld}: the loss of one of the call's locks (or of an enclosing call's
+     * hold it shares), reported now if its deadline passed and the timer has not said so yet; {@code null} while every
+     * lock is held.
+     */
+    static LockLost overdueNow(HeldLocks call, long now) {
+        for (int i = 0; i < call.locks.length; i++) {
+            HeldLocks holder = call.sharesHold(i) ? call.host(i) : call;
+            int index = call.sharesHold(i) ? call.hostIndex(i) : i;
+            LockLost loss = holder.lossOf(index);
+            long deadline = holder.deadline(index);
+            if (loss == null && deadline != 0 && now - deadline >= 0) {
+                loss = deadlinePassed(holder, index);
+            }
+            if (loss != null) {
+                return loss;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Lock {@code index} of the call passed its deadline: reported lost (once, on the event thread) and its local turn
+     * passed on, since Redis may grant the key to anyone from now on. Returns the loss recorded for it.
+     */
+    static LockLost deadlinePassed(HeldLocks call, int index) {
+        LockOperation operation = call.operation;
+        LockLost loss = operation.lost(call, index, LockLost.Detection.DEADLINE, call.lastRenewalFailure());
+        if (loss == null) {
+            return call.lossOf(index);
+        }
+        operation.losses.reportLater(loss);
+        operation.passTurn(call, index);
+        return loss;
+    }
+
     /** With {@code on-lease-lost=throw}, what the call throws after its method because a lock was lost; else null. */
     final LockLostException lostException(HeldLocks call) {
         if (!throwOnLoss) {
@@ -458,13 +584,13 @@ public abstract class LockOperation {
         return loss == null ? null : new LockLostException(loss);
     }
 
-    /** A renewal could not reach Redis; the next tick tries again, until the lease runs out. */
-    final void renewalFailed(RLock lock, Throwable failure, long leaseMillis) {
+    /** A renewal could not reach Redis; it is tried again until the lock's deadline. */
+    final void renewalFailed(RLock lock, Throwable failure, long retryMillis) {
         losses.renewalFailed();
         LOG.log(
                 System.Logger.Level.WARNING,
                 () -> "Lock " + lock.getName() + " for " + plan.method() + " could not be renewed (" + failure
-                        + "); Padlock retries every " + (leaseMillis / 3) + " ms, and the lock lapses if none succeeds"
-                        + " within its " + leaseMillis + " ms lease.");
+                        + "); Padlock retries every " + retryMillis + " ms, and reports the lock lost if no renewal"
+                        + " is confirmed before its lease runs out.");
     }
 }

@@ -244,7 +244,76 @@ public final class LockedMethodValidator {
                 current = next.get();
                 reached = reached + "." + property;
             }
+            return rendersStably(p, current);
+        }
+
+        /**
+         * A key is the value's {@code toString()}: equal arguments must render equal keys, in every JVM, or two
+         * callers that mean one thing hold two locks. Only what the declared type proves unstable is refused:
+         * values of an interface, an abstract class or {@code Object} come from classes deployment does not
+         * see, so they pass (a {@code CharSequence} is usually a {@code String}).
+         */
+        private boolean rendersStably(KeyTemplate.Placeholder p, TypeShape type) {
+            if (type.isPrimitive()) {
+                return true;
+            }
+            if (type.isArray()) {
+                member(
+                        "key",
+                        p.text() + " is a " + type.simpleName() + ", whose toString() is an identity hash (such as"
+                                + " [Ljava.lang.String;@1b6d3586) that differs for every array, so equal arguments"
+                                + " would not share a lock",
+                        "Pass a List, or lock on an element or a property of the array");
+                return false;
+            }
+            if (type.isAssignableTo("java.util.Date") || type.isAssignableTo("java.util.Calendar")) {
+                boolean date = type.isAssignableTo("java.util.Date");
+                member(
+                        "key",
+                        p.text() + " is a " + type.name() + ", whose toString() depends on the JVM's time zone"
+                                + (date ? " and drops the milliseconds" : " and lists every calendar field")
+                                + ", so two JVMs can render different keys for one instant",
+                        "Lock on " + subPath(p, date ? "time" : "timeInMillis")
+                                + " (milliseconds since the epoch), or pass an Instant or another java.time type");
+                return false;
+            }
+            // Set and Map promise equality whatever the order, but toString() follows iteration order: hash
+            // order (which for enums and other identity-hashed elements differs across JVMs) or insertion
+            // order, so equal sets can render different keys. The interfaces themselves are refused too, as
+            // most of their values are hash-based. Sorted and enum collections iterate in a defined order, and a
+            // List's order is part of its equality; a plain Collection promises nothing and passes unjudged.
+            if ((type.isAssignableTo("java.util.Set") || type.isAssignableTo("java.util.Map"))
+                    && !type.isAssignableTo("java.util.SortedSet")
+                    && !type.isAssignableTo("java.util.SortedMap")
+                    && !type.isAssignableTo("java.util.EnumSet")
+                    && !type.isAssignableTo("java.util.EnumMap")) {
+                member(
+                        "key",
+                        p.text() + " is a " + type.name() + ", whose toString() lists its elements in iteration"
+                                + " order, which can differ between equal collections and across JVMs, so equal"
+                                + " arguments would not share a lock",
+                        "Pass a List or a sorted collection (TreeSet, TreeMap), or lock on each element with a"
+                                + " template of its own");
+                return false;
+            }
+            if (type.name().equals("java.lang.Object") || type.isAbstract()) {
+                return true;
+            }
+            if (type.toStringSource() == TypeShape.ToStringSource.OBJECT) {
+                String property = type.property("id").isPresent() ? "id" : "<property>";
+                member(
+                        "key",
+                        p.text() + " is a " + type.name() + ", which inherits Object.toString(): an identity hash"
+                                + " that differs for every instance, so equal values would not share a lock",
+                        "Lock on a property such as " + subPath(p, property) + ", or give " + type.simpleName()
+                                + " a toString() built from the fields that identify it");
+                return false;
+            }
             return true;
+        }
+
+        private static String subPath(KeyTemplate.Placeholder p, String property) {
+            return "{" + String.join(".", p.expression()) + "." + property + "}";
         }
 
         private Duration memberDuration(String member, String value) {
@@ -262,11 +331,13 @@ public final class LockedMethodValidator {
             }
             try {
                 Duration d = DurationText.parse(value);
-                if (d.isZero()) {
+                String problem = DurationText.leaseProblem(value, d);
+                if (problem != null) {
                     member(
                             "leaseTime",
-                            "a lease of 0 would free the lock at once",
-                            "Set a positive lease, or leave it empty so the watchdog renews the lock");
+                            problem,
+                            "Set " + (d.isZero() ? "a positive lease" : "1ms or more")
+                                    + ", or leave it empty so the watchdog renews the lock");
                     return null;
                 }
                 return d;

@@ -59,8 +59,12 @@ public final class NamedLocks {
      */
     public record InjectionPoint(String name, Kind kind, String where) {}
 
-    /** One bean to add: the lock named {@code name} on {@code redisKey}. */
-    public record NamedLock(String name, Kind kind, LockType type, String redisKey) {
+    /**
+     * One bean to add: the lock named {@code name} on {@code redisKey}.
+     *
+     * @param where the first injection point, for messages
+     */
+    public record NamedLock(String name, Kind kind, LockType type, String redisKey, String where) {
 
         public Object create(RedissonClient client) {
             switch (kind) {
@@ -117,7 +121,7 @@ public final class NamedLocks {
             Kind kind = kinds.keySet().iterator().next();
             InjectionPoint first = kinds.get(kind).get(0);
             LockType type = type(name, kind, first, config, problems);
-            locks.add(new NamedLock(name, kind, type, global.keyPrefix() + name));
+            locks.add(new NamedLock(name, kind, type, global.keyPrefix() + name, first.where()));
         });
         return new Result(List.copyOf(locks), List.copyOf(problems));
     }

@@ -60,8 +60,12 @@ public final class PadlockEngine {
         return losses;
     }
 
-    /** Withdraws what {@link #publishMetrics} published; the application is stopping. */
+    /**
+     * The application is stopping: withdraws what {@link #publishMetrics} published, and stops renewing and watching
+     * locks (a client the application provided may outlive it; its locks still held then lapse with their lease).
+     */
     public void close() {
+        renewal.close();
         losses.unregister();
     }
 

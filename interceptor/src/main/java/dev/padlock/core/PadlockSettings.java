@@ -70,9 +70,11 @@ public record PadlockSettings(String keyPrefix, Duration waitTime, Duration leas
         }
         try {
             Duration d = DurationText.parse(value);
-            if (d.isZero()) {
-                problems.add("Invalid " + key + ": a lease of 0 would free the lock at once. Set a positive lease,"
-                        + " or 'watchdog' (or nothing) to have it renewed while the method runs.");
+            String problem = DurationText.leaseProblem(value, d);
+            if (problem != null) {
+                problems.add("Invalid " + key + ": " + problem + ". Set "
+                        + (d.isZero() ? "a positive lease" : "1ms or more") + ", or 'watchdog'"
+                        + (d.isZero() ? " (or nothing) to have it renewed while the method runs." : "."));
                 return null;
             }
             return d;

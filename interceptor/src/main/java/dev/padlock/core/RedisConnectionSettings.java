@@ -10,7 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.redisson.config.Config;
+import org.yaml.snakeyaml.constructor.ConstructorException;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * How to reach Redis, from the {@code padlock.redis.*} keys; the same keys on every runtime. Validated as a
@@ -26,12 +30,31 @@ public final class RedisConnectionSettings {
     public static final String PASSWORD = "padlock.redis.password";
     public static final String DATABASE = "padlock.redis.database";
     public static final String CONFIG_FILE = "padlock.redis.config-file";
+    /**
+     * The lease of watchdog-mode locks, 1 s to 10 years. When set it wins over a {@link #CONFIG_FILE}'s
+     * {@code lockWatchdogTimeout}; unset, the file's value applies (checked alike), else
+     * {@link #DEFAULT_WATCHDOG_TIMEOUT}. Moot, like every key here, when the application has its own client.
+     */
     public static final String WATCHDOG_TIMEOUT = "padlock.watchdog-timeout";
 
     public static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
     public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * The shortest watchdog timeout. Padlock renews a watchdog-mode lock every third of it, and the first renewal
+     * may come up to two thirds in; below a second that leaves a few hundred milliseconds for a renewal round
+     * trip, a GC pause or a failover hiccup before the lock lapses under a running method, which is no margin.
+     */
+    static final Duration MIN_WATCHDOG_TIMEOUT = Duration.ofSeconds(1);
+
+    /** The keys that describe Padlock's own client; an application's own client makes them all moot. */
+    private static final List<String> CLIENT_KEYS =
+            List.of(ADDRESS, MODE, NODES, MASTER_NAME, USERNAME, PASSWORD, DATABASE, CONFIG_FILE, WATCHDOG_TIMEOUT);
+
     private static final List<String> SCHEMES = List.of("redis", "rediss", "valkey", "valkeys");
+
+    /** Host names as Docker and DNS zones write them, '_' included (java.net.URI refuses that). */
+    private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.?");
 
     /** The topologies Padlock configures itself; anything else goes through {@link #CONFIG_FILE}. */
     public enum Mode {
@@ -48,6 +71,7 @@ public final class RedisConnectionSettings {
     private final String password;
     private final Integer database;
     private final String configFile;
+    /** {@code padlock.watchdog-timeout} when set, else {@code null}: see {@link #toRedissonConfig}. */
     private final Duration watchdogTimeout;
 
     private RedisConnectionSettings(
@@ -74,14 +98,14 @@ public final class RedisConnectionSettings {
         Duration watchdog = config.get(WATCHDOG_TIMEOUT)
                 .map(v -> {
                     Duration d = PadlockSettings.duration(WATCHDOG_TIMEOUT, v, problems);
-                    if (d.toMillis() < 1000) {
+                    if (d.compareTo(MIN_WATCHDOG_TIMEOUT) < 0) {
                         problems.add("Invalid " + WATCHDOG_TIMEOUT + ": '" + v
                                 + "' is under a second; the watchdog renews every third of it. Use 30s (the"
-                                + " default) or more than 1s.");
+                                + " default), or 1s or more.");
                     }
                     return d;
                 })
-                .orElse(DEFAULT_WATCHDOG_TIMEOUT);
+                .orElse(null);
         Optional<String> file = config.get(CONFIG_FILE);
         if (file.isPresent()) {
             for (String key : List.of(ADDRESS, MODE, NODES, MASTER_NAME, USERNAME, PASSWORD, DATABASE)) {
@@ -177,7 +201,7 @@ public final class RedisConnectionSettings {
             if (uri.getScheme() == null || !SCHEMES.contains(uri.getScheme().toLowerCase(Locale.ROOT))) {
                 problems.add("Invalid " + key + ": '" + shown + "' needs a scheme. Write redis://host:port"
                         + " (rediss:// for TLS; valkey:// and valkeys:// work too).");
-            } else if (uri.getHost() == null || uri.getPort() < 0) {
+            } else if (!hasHostAndPort(uri)) {
                 problems.add("Invalid " + key + ": '" + shown + "' needs a host and a port, as in"
                         + " redis://127.0.0.1:6379.");
             }
@@ -186,20 +210,53 @@ public final class RedisConnectionSettings {
         }
     }
 
-    /** An address with any user info (which may hold a password) replaced by {@code ***}. */
+    private static boolean hasHostAndPort(URI uri) {
+        if (uri.getHost() != null) {
+            return uri.getPort() >= 0 && uri.getPort() <= 65535;
+        }
+        // A name with '_' (a Docker Compose service such as redis_master) is no RFC 2396 host, so URI leaves the
+        // host null and keeps the whole authority; Redisson parses such names, so read host and port here.
+        String authority = uri.getRawAuthority();
+        if (authority == null) {
+            return false;
+        }
+        String hostAndPort = authority.substring(authority.lastIndexOf('@') + 1);
+        int colon = hostAndPort.lastIndexOf(':');
+        if (colon < 0) {
+            return false;
+        }
+        String port = hostAndPort.substring(colon + 1);
+        return HOST_NAME.matcher(hostAndPort.substring(0, colon)).matches()
+                && port.matches("[0-9]{1,5}")
+                && Integer.parseInt(port) <= 65535;
+    }
+
+    /**
+     * An address with any user info (which may hold a password) replaced by {@code ***}, also when the scheme is
+     * missing ({@code user:pw@host:6379} is a typo this message exists to report).
+     */
     public static String masked(String address) {
         int scheme = address.indexOf("://");
+        int start = scheme >= 0 ? scheme + 3 : 0;
         int at = address.lastIndexOf('@');
-        if (scheme >= 0 && at > scheme) {
-            return address.substring(0, scheme + 3) + "***@" + address.substring(at + 1);
+        if (at >= start) {
+            return address.substring(0, start) + "***@" + address.substring(at + 1);
         }
         return address;
     }
 
-    /** The Redisson configuration these settings describe. */
+    /**
+     * The Redisson configuration these settings describe. Its {@code lockWatchdogTimeout}, the lease of every
+     * watchdog-mode lock: {@code padlock.watchdog-timeout} when set; else the config file's
+     * {@code lockWatchdogTimeout} when there is a file; else 30 s.
+     */
     public Config toRedissonConfig(ClassLoader loader) {
         Config config = configFile != null ? loadFile(loader) : build();
-        config.setLockWatchdogTimeout(watchdogTimeout.toMillis());
+        if (watchdogTimeout != null) {
+            config.setLockWatchdogTimeout(watchdogTimeout.toMillis());
+        } else if (configFile == null) {
+            config.setLockWatchdogTimeout(DEFAULT_WATCHDOG_TIMEOUT.toMillis());
+        }
         return config;
     }
 
@@ -252,26 +309,86 @@ public final class RedisConnectionSettings {
                 }
                 return Config.fromYAML(in);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "Invalid " + CONFIG_FILE + ": '" + configFile + "' cannot be read (" + e.getMessage()
+                            + "). Check that it exists and is readable.",
+                    e);
+        } catch (RuntimeException e) {
             if (e instanceof IllegalStateException && e.getMessage().startsWith("Invalid")) {
                 throw (IllegalStateException) e;
             }
-            throw new IllegalStateException(
-                    "Invalid " + CONFIG_FILE + ": '" + configFile + "' is not a Redisson YAML configuration ("
-                            + e.getMessage() + ").",
-                    e);
+            // No cause: SnakeYAML's messages quote the lines around the error, and the line may hold the password.
+            throw new IllegalStateException(notRedissonYaml(e));
         }
+    }
+
+    /** Where the file is wrong, by line and column; never its content. */
+    private String notRedissonYaml(RuntimeException failure) {
+        MarkedYAMLException marked = null;
+        Throwable innermost = failure;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            // The innermost mark is where the value is; outer ones point at the enclosing sections.
+            if (t instanceof MarkedYAMLException m && (m.getProblemMark() != null || m.getContextMark() != null)) {
+                marked = m;
+            }
+            innermost = t;
+        }
+        String start = "Invalid " + CONFIG_FILE + ": '" + configFile + "' ";
+        String fix = ". Fix the file there (this message leaves its content out, as it may hold a password).";
+        if (marked == null) {
+            return start + "is not a Redisson YAML configuration ("
+                    + innermost.getClass().getSimpleName() + ")" + fix;
+        }
+        Mark mark = marked.getProblemMark() != null ? marked.getProblemMark() : marked.getContextMark();
+        String where = "line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
+        return start
+                + (marked instanceof ConstructorException
+                        ? "has a value Redisson's configuration cannot take (an unknown name or a wrong type) at "
+                        : "is not valid YAML at ")
+                + where
+                + fix;
     }
 
     /** Checks what can only be checked by reading the file; a problem names the key. */
     public void checkConfigFile(ClassLoader loader, List<String> problems) {
         if (configFile != null) {
+            Config config;
             try {
-                loadFile(loader);
+                config = loadFile(loader);
             } catch (IllegalStateException e) {
                 problems.add(e.getMessage());
+                return;
+            }
+            long fileWatchdog = config.getLockWatchdogTimeout();
+            if (watchdogTimeout == null
+                    && (fileWatchdog < MIN_WATCHDOG_TIMEOUT.toMillis() || fileWatchdog > DurationText.MAX.toMillis())) {
+                problems.add("Invalid lockWatchdogTimeout in " + CONFIG_FILE + " '" + configFile + "': "
+                        + fileWatchdog + " ms is "
+                        + (fileWatchdog < MIN_WATCHDOG_TIMEOUT.toMillis()
+                                ? "under 1s; the watchdog renews every third of it"
+                                : "more than 10 years")
+                        + ". Use 30000 (the default), or 1000 or more, in the file, or set " + WATCHDOG_TIMEOUT
+                        + ", which wins over the file.");
             }
         }
+    }
+
+    /**
+     * The start-up line when the application provides its own {@code RedissonClient}: which of the keys that
+     * describe Padlock's own client are set but do not apply. Names only, never values (the password, or one
+     * inside an address).
+     */
+    public static Optional<String> ignoredWithApplicationClient(ConfigView config) {
+        List<String> set =
+                CLIENT_KEYS.stream().filter(key -> config.get(key).isPresent()).toList();
+        if (set.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("Padlock locks through the application's own RedissonClient, so " + String.join(", ", set)
+                + (set.size() == 1 ? " is" : " are") + " set but ignored: that client's own configuration applies,"
+                + " its lockWatchdogTimeout included. Remove " + (set.size() == 1 ? "the key" : "these keys")
+                + ", or the application's RedissonClient bean to have Padlock build its client from them.");
     }
 
     /** Where Padlock connects, for a log line; never the password. */
@@ -298,6 +415,9 @@ public final class RedisConnectionSettings {
 
     @Override
     public String toString() {
-        return "RedisConnectionSettings[" + describe() + ", watchdog " + DurationText.format(watchdogTimeout) + "]";
+        String watchdog = watchdogTimeout != null
+                ? DurationText.format(watchdogTimeout)
+                : configFile != null ? "from the file" : DurationText.format(DEFAULT_WATCHDOG_TIMEOUT);
+        return "RedisConnectionSettings[" + describe() + ", watchdog " + watchdog + "]";
     }
 }

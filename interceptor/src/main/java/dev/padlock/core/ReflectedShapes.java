@@ -83,6 +83,47 @@ public final class ReflectedShapes {
         }
 
         @Override
+        public boolean isArray() {
+            return type.isArray();
+        }
+
+        @Override
+        public boolean isAbstract() {
+            // a primitive's or an array's Class reports ABSTRACT among its modifiers
+            return !type.isPrimitive()
+                    && !type.isArray()
+                    && (type.isInterface() || Modifier.isAbstract(type.getModifiers()));
+        }
+
+        @Override
+        public ToStringSource toStringSource() {
+            if (type.isPrimitive() || type.isArray() || type.isInterface()) {
+                return ToStringSource.UNKNOWN;
+            }
+            try {
+                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                    if (c == Object.class) {
+                        return ToStringSource.OBJECT;
+                    }
+                    if (declaresToString(c)) {
+                        return ToStringSource.DECLARED;
+                    }
+                }
+            } catch (LinkageError e) {
+                // a class whose members refer to a missing class: nothing to tell
+            }
+            return ToStringSource.UNKNOWN;
+        }
+
+        private static boolean declaresToString(Class<?> c) {
+            try {
+                return !Modifier.isStatic(c.getDeclaredMethod("toString").getModifiers());
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+
+        @Override
         public boolean isAssignableTo(String className) {
             for (Class<?> c = type; c != null; c = c.getSuperclass()) {
                 if (c.getName().equals(className) || implementsNamed(c, className)) {

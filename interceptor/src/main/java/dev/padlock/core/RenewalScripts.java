@@ -32,7 +32,9 @@ final class RenewalScripts {
 
     /**
      * Same contract for a read lock: every hold key of this reader is extended, and the shared hash only ever
-     * lengthened (another reader's longer fixed lease is kept). The hold keys are named from KEYS[1] as Redisson
+     * lengthened (another reader's longer fixed lease is kept). A reader holds the lock only while all its hold keys
+     * exist: once one lapsed (a pause longer than the lease, while another reader kept the hash alive), Redisson's
+     * next unlock ignores this reader and may let a writer in, so the answer is "not held" and nothing is extended. The hold keys are named from KEYS[1] as Redisson
      * names them: with the lock key as hash tag unless it already has braces, so they share its cluster slot.
      */
     private static final String READ = "local holds = redis.call('hget', KEYS[1], ARGV[2]); "
@@ -40,6 +42,9 @@ final class RenewalScripts {
             + "local tag = KEYS[1]; "
             + "if string.find(tag, '{', 1, true) == nil then tag = '{' .. tag .. '}'; end; "
             + "local prefix = tag .. ':' .. ARGV[2] .. ':rwlock_timeout:'; "
+            + "for n = 1, tonumber(holds) do "
+            + "if redis.call('exists', prefix .. n) == 0 then return 0; end; "
+            + "end; "
             + "for n = 1, tonumber(holds) do redis.call('pexpire', prefix .. n, ARGV[1]); end; "
             + "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[1]); end; "
             + "return 1;";

@@ -32,6 +32,17 @@ class DurationTextTest {
     }
 
     @Test
+    void refusesMoreThanTenYearsInEveryForm() {
+        assertThat(DurationText.parse("3650d")).isEqualTo(Duration.ofDays(3650));
+        for (String huge : new String[] {"3651d", "200000000000d", "PT87649H", "9223372036854775807ms"}) {
+            assertThatThrownBy(() -> DurationText.parse(huge))
+                    .as(huge)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("'" + huge + "' is more than 10 years (3650d); ");
+        }
+    }
+
+    @Test
     void formatsForMessages() {
         assertThat(DurationText.format(Duration.ZERO)).isEqualTo("0ms");
         assertThat(DurationText.format(Duration.ofMillis(250))).isEqualTo("250ms");

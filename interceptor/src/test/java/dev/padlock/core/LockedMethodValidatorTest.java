@@ -81,6 +81,126 @@ class LockedMethodValidatorTest {
 
     static class MyFuture extends CompletableFuture<String> {}
 
+    /** An entity without toString(): renders as an identity hash. */
+    public static class Order {
+        public long getId() {
+            return 1;
+        }
+    }
+
+    public static class Plain {}
+
+    public static class Tagged {
+        @Override
+        public String toString() {
+            return "tagged";
+        }
+    }
+
+    public static class SubTagged extends Tagged {}
+
+    public abstract static class AbstractThing {}
+
+    public interface Thing {}
+
+    public record Line(String sku, Plain plain) {}
+
+    public enum Colour {
+        RED
+    }
+
+    static class KeyTypes {
+        @Locked(key = "{order}")
+        void identity(Order order) {}
+
+        @Locked(key = "{line.plain}")
+        void identityAlongAPath(Line line) {}
+
+        @Locked(key = "{ids}")
+        void array(String[] ids) {}
+
+        @Locked(key = "{when}")
+        void date(java.util.Date when) {}
+
+        @Locked(key = "{when}")
+        void sqlTimestamp(java.sql.Timestamp when) {}
+
+        @Locked(key = "{when}")
+        void calendar(java.util.Calendar when) {}
+
+        @Locked(key = "{skus}")
+        void set(java.util.Set<String> skus) {}
+
+        @Locked(key = "{skus}")
+        void hashSet(java.util.HashSet<String> skus) {}
+
+        @Locked(key = "{skus}")
+        void linkedHashSet(java.util.LinkedHashSet<String> skus) {}
+
+        @Locked(key = "{stock}")
+        void map(Map<String, Integer> stock) {}
+
+        @Locked(key = "{stock}")
+        void hashMap(HashMap<String, Integer> stock) {}
+
+        @Locked(
+                key = {
+                    "{0}",
+                    "{1}",
+                    "{2}",
+                    "{3}",
+                    "{4}",
+                    "{5}",
+                    "{6}",
+                    "{7}",
+                    "{8}",
+                    "{9}",
+                    "{10}",
+                    "{11}",
+                    "{12}",
+                    "{13}",
+                    "{14}",
+                    "{15}",
+                    "{16}",
+                    "{17}",
+                    "{18}",
+                    "{19}",
+                    "{20}",
+                    "{21}",
+                    "{22}",
+                    "{23}",
+                    "{order.id}",
+                    "{25.time}"
+                })
+        void stable(
+                String s,
+                int i,
+                Long boxed,
+                java.util.UUID uuid,
+                java.math.BigDecimal amount,
+                java.time.Instant instant,
+                java.time.LocalDate day,
+                Colour colour,
+                Sku sku,
+                Tagged tagged,
+                SubTagged subTagged,
+                List<String> list,
+                java.util.SortedSet<String> sorted,
+                java.util.TreeMap<String, String> sortedMap,
+                java.util.EnumSet<Colour> colours,
+                java.util.EnumMap<Colour, String> byColour,
+                Object anything,
+                CharSequence chars,
+                java.util.Collection<String> collection,
+                AbstractThing abstractThing,
+                Thing thing,
+                Optional<String> optional,
+                java.time.ZonedDateTime zoned,
+                StringBuilder builder,
+                Order order,
+                java.util.Date date) {}
+    }
+
     private final Map<String, String> config = new HashMap<>();
 
     private LockedMethodValidator.Result validate(String name) {
@@ -304,6 +424,72 @@ class LockedMethodValidatorTest {
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.locks.\"" + Beans.class.getName() + "#skipPrimitive\".on-failure");
+    }
+
+    private List<String> keyProblems(String name) {
+        for (var m : KeyTypes.class.getDeclaredMethods()) {
+            if (m.getName().equals(name)) {
+                return validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
+                        .problems();
+            }
+        }
+        throw new AssertionError(name);
+    }
+
+    @Test
+    void keysRenderedWithObjectToStringAreRefused() {
+        assertThat(keyProblems("identity"))
+                .containsExactly("Invalid @Locked.key on " + KeyTypes.class.getName() + "#identity(Order): {order}"
+                        + " is a " + Order.class.getName() + ", which inherits Object.toString(): an identity hash"
+                        + " that differs for every instance, so equal values would not share a lock. Lock on a"
+                        + " property such as {order.id}, or give Order a toString() built from the fields that"
+                        + " identify it.");
+        assertThat(keyProblems("identityAlongAPath"))
+                .singleElement()
+                .asString()
+                .contains("{line.plain} is a " + Plain.class.getName() + ", which inherits Object.toString()")
+                .contains("Lock on a property such as {line.plain.<property>}");
+    }
+
+    @Test
+    void arraysAreRefused() {
+        assertThat(keyProblems("array"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid @Locked.key on " + KeyTypes.class.getName() + "#array(String[]): {ids} is a"
+                        + " String[], whose toString() is an identity hash")
+                .contains("Pass a List");
+    }
+
+    @Test
+    void datesAndCalendarsAreRefusedForTheirTimeZone() {
+        assertThat(keyProblems("date"))
+                .singleElement()
+                .asString()
+                .contains("{when} is a java.util.Date, whose toString() depends on the JVM's time zone")
+                .contains("{when.time}", "Instant");
+        assertThat(keyProblems("sqlTimestamp")).singleElement().asString().contains("{when} is a java.sql.Timestamp");
+        assertThat(keyProblems("calendar"))
+                .singleElement()
+                .asString()
+                .contains("{when} is a java.util.Calendar", "{when.timeInMillis}");
+    }
+
+    @Test
+    void unorderedSetsAndMapsAreRefused() {
+        for (String method : List.of("set", "hashSet", "linkedHashSet", "map", "hashMap")) {
+            assertThat(keyProblems(method))
+                    .as(method)
+                    .singleElement()
+                    .asString()
+                    .contains("whose toString() lists its elements in iteration order")
+                    .contains("Pass a List or a sorted collection (TreeSet, TreeMap)");
+        }
+    }
+
+    @Test
+    void typesWithAStableOrUnknowableToStringAreAccepted() {
+        assertThat(keyProblems("stable")).isEmpty();
     }
 
     @Test

@@ -30,8 +30,17 @@ class NamedLocksTest {
         assertThat(r.locks())
                 .containsExactly(
                         new NamedLocks.NamedLock(
-                                "catalog", NamedLocks.Kind.READ_WRITE, LockType.REENTRANT, "padlock:catalog"),
-                        new NamedLocks.NamedLock("orders", NamedLocks.Kind.LOCK, LockType.FAIR, "padlock:orders"));
+                                "catalog",
+                                NamedLocks.Kind.READ_WRITE,
+                                LockType.REENTRANT,
+                                "padlock:catalog",
+                                "field com.acme.Job.catalog"),
+                        new NamedLocks.NamedLock(
+                                "orders",
+                                NamedLocks.Kind.LOCK,
+                                LockType.FAIR,
+                                "padlock:orders",
+                                "field com.acme.Job.orders"));
     }
 
     @Test

@@ -2,11 +2,15 @@ package dev.padlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.redisson.config.Config;
+import org.redisson.misc.RedisURI;
 
 class RedisConnectionSettingsTest {
 
@@ -66,6 +70,11 @@ class RedisConnectionSettingsTest {
         assertThat(problems)
                 .isNotEmpty()
                 .allSatisfy(p -> assertThat(p).doesNotContain(SECRET).contains("***"));
+        assertThat(problems(Map.of("padlock.redis.address", "user:" + SECRET + "@h:1")))
+                .singleElement()
+                .asString()
+                .contains("'***@h:1' needs a scheme")
+                .doesNotContain(SECRET);
 
         List<String> none = new ArrayList<>();
         RedisConnectionSettings s = RedisConnectionSettings.read(
@@ -110,5 +119,161 @@ class RedisConnectionSettingsTest {
                 .asString()
                 .startsWith(
                         "Invalid padlock.redis.config-file: 'nowhere.yaml' is neither a file nor a class-path resource");
+    }
+
+    @Test
+    void hostNamesWithUnderscoresAreAddresses() {
+        // Docker Compose service names; java.net.URI has no host for them, Redisson's parser has.
+        List<String> problems = new ArrayList<>();
+        Config single = RedisConnectionSettings.read(
+                        ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:6379")), problems)
+                .toRedissonConfig(getClass().getClassLoader());
+        Config cluster = RedisConnectionSettings.read(
+                        ConfigView.of(Map.of(
+                                "padlock.redis.mode", "cluster",
+                                "padlock.redis.nodes",
+                                        "redis://redis_node_1:7000, rediss://app:pw@redis_node_2.local:7001")),
+                        problems)
+                .toRedissonConfig(getClass().getClassLoader());
+        assertThat(problems).isEmpty();
+        assertThat(single.useSingleServer().getAddress()).isEqualTo("redis://redis_master:6379");
+        assertThat(cluster.useClusterServers().getNodeAddresses())
+                .containsExactly("redis://redis_node_1:7000", "rediss://app:pw@redis_node_2.local:7001");
+        RedisURI parsed = new RedisURI(single.useSingleServer().getAddress());
+        assertThat(parsed.getHost()).isEqualTo("redis_master");
+        assertThat(parsed.getPort()).isEqualTo(6379);
+    }
+
+    @Test
+    void anUnderscoreDoesNotMakeABrokenAddressValid() {
+        for (String bad : new String[] {
+            "redis://redis_master",
+            "redis://redis_master:",
+            "redis://redis_master:x1",
+            "redis://:6379",
+            "redis://redis_master:99999",
+            "redis://redis master:6379",
+            "redis://a..b_c:6379"
+        }) {
+            assertThat(problems(Map.of("padlock.redis.address", bad)))
+                    .as(bad)
+                    .singleElement()
+                    .asString()
+                    .startsWith("Invalid padlock.redis.address: '" + bad + "'");
+        }
+    }
+
+    @Test
+    void aYamlSyntaxErrorGivesLineAndColumnButNeverTheFileContent(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("redisson.yaml");
+        Files.writeString(
+                yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  password: " + SECRET + ": oops\n");
+        List<String> problems = new ArrayList<>();
+        RedisConnectionSettings s = RedisConnectionSettings.read(
+                ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
+        s.checkConfigFile(getClass().getClassLoader(), problems);
+        assertThat(problems)
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.redis.config-file: '" + yaml + "' is not valid YAML at line 3, column")
+                .doesNotContain(SECRET, "oops");
+        assertThatChainOf(() -> s.toRedissonConfig(getClass().getClassLoader()));
+    }
+
+    @Test
+    void aValueRedissonCannotTakeGivesLineAndColumnButNeverTheValue(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("redisson.yaml");
+        Files.writeString(
+                yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  database: " + SECRET + "\n");
+        List<String> problems = new ArrayList<>();
+        RedisConnectionSettings s = RedisConnectionSettings.read(
+                ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
+        s.checkConfigFile(getClass().getClassLoader(), problems);
+        assertThat(problems)
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.redis.config-file: '" + yaml + "'")
+                .contains("line 3, column")
+                .doesNotContain(SECRET);
+        assertThatChainOf(() -> s.toRedissonConfig(getClass().getClassLoader()));
+    }
+
+    /** Neither the message nor any cause of what the call throws holds the secret. */
+    private static void assertThatChainOf(Runnable call) {
+        Throwable thrown = null;
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        assertThat(thrown).isNotNull();
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            assertThat(t.toString()).doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void anExplicitWatchdogTimeoutWinsOverTheFilesAndTheFilesWinsOverTheDefault(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("redisson.yaml");
+        Files.writeString(
+                yaml, "lockWatchdogTimeout: 7000\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
+        ClassLoader loader = getClass().getClassLoader();
+        List<String> problems = new ArrayList<>();
+        Config fromFile = RedisConnectionSettings.read(
+                        ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
+                .toRedissonConfig(loader);
+        Config explicit = RedisConnectionSettings.read(
+                        ConfigView.of(Map.of(
+                                "padlock.redis.config-file", yaml.toString(), "padlock.watchdog-timeout", "11s")),
+                        problems)
+                .toRedissonConfig(loader);
+        Config neither =
+                RedisConnectionSettings.read(ConfigView.of(Map.of()), problems).toRedissonConfig(loader);
+        assertThat(problems).isEmpty();
+        assertThat(fromFile.getLockWatchdogTimeout()).isEqualTo(7_000);
+        assertThat(explicit.getLockWatchdogTimeout()).isEqualTo(11_000);
+        assertThat(neither.getLockWatchdogTimeout()).isEqualTo(30_000);
+    }
+
+    @Test
+    void theFilesWatchdogTimeoutIsCheckedLikeTheKeyUnlessTheKeyOverridesIt(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("redisson.yaml");
+        Files.writeString(
+                yaml, "lockWatchdogTimeout: 100\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
+        List<String> problems = new ArrayList<>();
+        RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
+                .checkConfigFile(getClass().getClassLoader(), problems);
+        assertThat(problems)
+                .singleElement()
+                .asString()
+                .startsWith("Invalid lockWatchdogTimeout in padlock.redis.config-file '" + yaml + "': 100 ms is under"
+                        + " 1s")
+                .contains("padlock.watchdog-timeout");
+
+        List<String> overridden = new ArrayList<>();
+        RedisConnectionSettings.read(
+                        ConfigView.of(Map.of(
+                                "padlock.redis.config-file", yaml.toString(), "padlock.watchdog-timeout", "30s")),
+                        overridden)
+                .checkConfigFile(getClass().getClassLoader(), overridden);
+        assertThat(overridden).isEmpty();
+    }
+
+    @Test
+    void namesTheKeysAnApplicationsOwnClientIgnoresButNotTheirValues() {
+        assertThat(RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(Map.of())))
+                .isEmpty();
+        assertThat(RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(Map.of(
+                        "padlock.redis.address",
+                        "redis://app:" + SECRET + "@h:1",
+                        "padlock.redis.password",
+                        SECRET,
+                        "padlock.watchdog-timeout",
+                        "5s",
+                        "padlock.wait-time",
+                        "1s"))))
+                .hasValueSatisfying(line -> assertThat(line)
+                        .contains("padlock.redis.address", "padlock.redis.password", "padlock.watchdog-timeout")
+                        .doesNotContain(SECRET, "5s", "padlock.wait-time"));
     }
 }

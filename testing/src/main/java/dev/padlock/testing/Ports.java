@@ -36,6 +36,11 @@ final class Ports {
                 + (withClusterBus ? " pair (port, port + 10000)" : "") + " after " + MAX_ATTEMPTS + " attempts");
     }
 
+    /** Keeps a port bound elsewhere (a proxy that may let go of it for a while) from being handed out. */
+    static void claim(int port) {
+        HANDED_OUT.add(port);
+    }
+
     private static int kernelChosenPort() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);

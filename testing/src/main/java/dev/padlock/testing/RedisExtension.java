@@ -3,6 +3,7 @@ package dev.padlock.testing;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -14,11 +15,18 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * nested classes included, then closed after the class; a cluster is shared per shape
  * ({@link ClusterNodes}). When no Redis can be had, resolution fails with
  * {@link NoRedisAvailableException}: the test fails, it is never skipped.
+ *
+ * <p>A {@link RedisProxy} to the class's {@link RedisServer} is per test instead, so that a fault one test leaves
+ * behind never reaches the next: each test gets a new one, shared with its {@code @BeforeEach} and
+ * {@code @AfterEach} methods and closed after it, pass or fail. Asked for in a {@code @BeforeAll} method, one
+ * proxy serves the whole class.
  */
-public final class RedisExtension implements ParameterResolver, AfterAllCallback {
+public final class RedisExtension implements ParameterResolver, AfterEachCallback, AfterAllCallback {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisExtension.class);
     private static final String RESOURCES = "resources";
-    private static final Set<Class<?>> SUPPORTED = Set.of(RedisServer.class, RedisCluster.class, RedisSentinel.class);
+    private static final String PROXY = "proxy";
+    private static final Set<Class<?>> SUPPORTED =
+            Set.of(RedisServer.class, RedisCluster.class, RedisSentinel.class, RedisProxy.class);
 
     public RedisExtension() {}
 
@@ -36,6 +44,15 @@ public final class RedisExtension implements ParameterResolver, AfterAllCallback
         if (type == RedisServer.class) {
             return resources.get("server", RedisServer.class, Redis::startServer);
         }
+        if (type == RedisProxy.class) {
+            // The store of a test's context is its own, so each test gets a new proxy; a @BeforeAll one is inherited.
+            return extensionContext
+                    .getStore(NAMESPACE)
+                    .getOrComputeIfAbsent(
+                            PROXY,
+                            key -> RedisProxy.to(resources.get("server", RedisServer.class, Redis::startServer)),
+                            RedisProxy.class);
+        }
         if (type == RedisSentinel.class) {
             return resources.get("sentinel", RedisSentinel.class, Redis::startSentinel);
         }
@@ -52,7 +69,13 @@ public final class RedisExtension implements ParameterResolver, AfterAllCallback
     }
 
     @Override
+    public void afterEach(ExtensionContext context) {
+        closeProxy(context);
+    }
+
+    @Override
     public void afterAll(ExtensionContext context) {
+        closeProxy(context);
         // Nested classes share their outer class's servers, so only the outermost class closes them.
         if (outermostClassContext(context) != context) {
             return;
@@ -60,6 +83,14 @@ public final class RedisExtension implements ParameterResolver, AfterAllCallback
         ClassResources resources = context.getStore(NAMESPACE).remove(RESOURCES, ClassResources.class);
         if (resources != null) {
             resources.close();
+        }
+    }
+
+    private static void closeProxy(ExtensionContext context) {
+        // remove() leaves the stores of enclosing contexts alone, so a test never closes its class's proxy.
+        RedisProxy proxy = context.getStore(NAMESPACE).remove(PROXY, RedisProxy.class);
+        if (proxy != null) {
+            proxy.close();
         }
     }
 

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A running single Redis node: started by the harness (controllable: it can be stopped, killed and
@@ -22,6 +26,7 @@ public final class RedisServer implements AutoCloseable {
     private final String password;
     private final String notControllableBecause;
     private final AutoCloseable release;
+    private final Set<RedisProxy> proxies = ConcurrentHashMap.newKeySet();
     private boolean closed;
 
     private RedisServer(
@@ -182,7 +187,10 @@ public final class RedisServer implements AutoCloseable {
         return controllable("pid()").pid();
     }
 
-    /** Stops a started server and removes its directory; releases a container. Idempotent. */
+    /**
+     * Stops a started server and removes its directory; releases a container; closes the {@link RedisProxy proxies}
+     * to it that are still open. Idempotent.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -190,6 +198,11 @@ public final class RedisServer implements AutoCloseable {
                 return;
             }
             closed = true;
+        }
+        List<RedisProxy> open = new ArrayList<>(proxies);
+        proxies.clear();
+        for (RedisProxy proxy : open) {
+            proxy.close();
         }
         if (process != null) {
             process.close();
@@ -200,6 +213,17 @@ public final class RedisServer implements AutoCloseable {
                 throw new IllegalStateException("Cannot release " + uri + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    synchronized void register(RedisProxy proxy) {
+        if (closed) {
+            throw new IllegalStateException("Cannot start a proxy to " + this + ": it has been closed");
+        }
+        proxies.add(proxy);
+    }
+
+    void unregister(RedisProxy proxy) {
+        proxies.remove(proxy);
     }
 
     ServerProcess process() {

@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,6 +64,12 @@ final class RespConnection implements Closeable {
     }
 
     Object send(String... args) throws IOException {
+        write(args);
+        return receive();
+    }
+
+    /** Sends a command without waiting for its reply, for tests that read the reply later with {@link #receive()}. */
+    void write(String... args) throws IOException {
         StringBuilder request = new StringBuilder();
         request.append('*').append(args.length).append("\r\n");
         for (String arg : args) {
@@ -71,7 +78,16 @@ final class RespConnection implements Closeable {
         }
         out.write(request.toString().getBytes(StandardCharsets.UTF_8));
         out.flush();
+    }
+
+    /** The next reply; a {@link java.net.SocketTimeoutException} when none comes within the read timeout. */
+    Object receive() throws IOException {
         return read();
+    }
+
+    /** How long a read waits for a reply before it fails; the connection stays usable after such a timeout. */
+    void readTimeout(Duration timeout) throws IOException {
+        socket.setSoTimeout(Math.toIntExact(timeout.toMillis()));
     }
 
     private Object read() throws IOException {

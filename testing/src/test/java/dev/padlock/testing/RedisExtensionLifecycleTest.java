@@ -1,8 +1,12 @@
 package dev.padlock.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.platform.launcher.Launcher;
@@ -30,6 +34,22 @@ class RedisExtensionLifecycleTest {
         assertThat(server.process().directory()).doesNotExist();
     }
 
+    @Test
+    void proxyOfAFailingTestIsClosedWhenTheTestEnds() throws IOException {
+        FailingProxyFixture.proxy = null;
+
+        TestExecutionSummary summary = run(FailingProxyFixture.class);
+
+        assertThat(summary.getTestsFailedCount()).isEqualTo(1);
+        RedisProxy proxy = FailingProxyFixture.proxy;
+        assertThat(proxy).isNotNull();
+        try (RespConnection client = FailingProxyFixture.client) {
+            assertThatThrownBy(() -> client.send("PING")).isInstanceOfAny(EOFException.class, SocketException.class);
+        }
+        assertThat(proxy.openConnections()).isZero();
+        RedisProxyTest.assertRefusesConnections(proxy.port());
+    }
+
     private static TestExecutionSummary run(Class<?> testClass) {
         Launcher launcher = LauncherFactory.create();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
@@ -50,6 +70,21 @@ class RedisExtensionLifecycleTest {
         void usesAServer(RedisServer redis) {
             server = redis;
             assertThat(redis.command("PING")).isEqualTo("PONG");
+        }
+    }
+
+    /** Only run through {@link #run}: fails on purpose while a client is connected through a cut proxy. */
+    @ExtendWith(RedisExtension.class)
+    static class FailingProxyFixture {
+        static volatile RedisProxy proxy;
+        static volatile RespConnection client;
+
+        @Test
+        void failsWhileCut(RedisProxy redisProxy) throws Exception {
+            proxy = redisProxy;
+            client = RedisProxyTest.open(redisProxy);
+            redisProxy.cut();
+            throw new AssertionError("fails on purpose, leaving the proxy cut and a client connected");
         }
     }
 }

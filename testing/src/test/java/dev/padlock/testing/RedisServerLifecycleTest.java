@@ -113,6 +113,37 @@ class RedisServerLifecycleTest {
     }
 
     @Test
+    void closeAlsoClosesTheProxiesToTheServer() {
+        RedisServer redis = Redis.startServer();
+        RedisProxy proxy = RedisProxy.to(redis);
+
+        redis.close();
+
+        assertRefusesConnections(proxy.port());
+        assertThatThrownBy(proxy::cut).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> RedisProxy.to(redis))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has been closed");
+    }
+
+    @Test
+    void proxyReachesTheServerAgainAfterItsRestart() throws IOException {
+        try (RedisServer redis = Redis.startServer();
+                RedisProxy proxy = RedisProxy.to(redis)) {
+            RespConnection before = RespConnection.open(proxy.host(), proxy.port());
+            assertThat(before.send("PING")).isEqualTo("PONG");
+
+            redis.restart();
+
+            assertThatThrownBy(() -> before.send("PING")).isInstanceOf(IOException.class);
+            before.close();
+            try (RespConnection after = RespConnection.open(proxy.host(), proxy.port())) {
+                assertThat(after.send("PING")).isEqualTo("PONG");
+            }
+        }
+    }
+
+    @Test
     void externalServerCannotBeControlledAndSaysABinaryIsNeeded() {
         RedisServer external = RedisServer.atAddress("redis://127.0.0.1:1", "-Dpadlock.test.redis");
 

@@ -67,6 +67,8 @@ final class JandexShapes {
      * {@link FieldInfo}), so the build can register exactly that member for reflection in native images.
      */
     record JandexType(Type type, IndexView index, Object via) implements TypeShape {
+        private static final DotName OBJECT = DotName.createSimple(Object.class);
+
         @Override
         public String name() {
             return type.name().toString();
@@ -80,6 +82,69 @@ final class JandexShapes {
         @Override
         public boolean isVoid() {
             return type.kind() == Type.Kind.VOID;
+        }
+
+        @Override
+        public boolean isArray() {
+            return type.kind() == Type.Kind.ARRAY;
+        }
+
+        @Override
+        public boolean isAbstract() {
+            if (!isClass()) {
+                return false;
+            }
+            ClassInfo info = index.getClassByName(type.name());
+            if (info == null) {
+                return loaded(type.name())
+                        .map(c -> ReflectedShapes.of(c).isAbstract())
+                        .orElse(false);
+            }
+            return Modifier.isInterface(info.flags()) || Modifier.isAbstract(info.flags());
+        }
+
+        /**
+         * Walks the superclasses in the index (a record's or an application class's own {@code toString()} is
+         * there); the first one outside it, usually the JDK's, is asked through reflection.
+         */
+        @Override
+        public ToStringSource toStringSource() {
+            if (!isClass()) {
+                return ToStringSource.UNKNOWN;
+            }
+            for (DotName name = type.name(); name != null; ) {
+                if (name.equals(OBJECT)) {
+                    return ToStringSource.OBJECT;
+                }
+                ClassInfo info = index.getClassByName(name);
+                if (info == null) {
+                    return loaded(name)
+                            .map(c -> ReflectedShapes.of(c).toStringSource())
+                            .orElse(ToStringSource.UNKNOWN);
+                }
+                if (Modifier.isInterface(info.flags())) {
+                    return ToStringSource.UNKNOWN;
+                }
+                MethodInfo toString = info.method("toString");
+                if (toString != null && !Modifier.isStatic(toString.flags())) {
+                    return ToStringSource.DECLARED;
+                }
+                name = info.superName();
+            }
+            return ToStringSource.UNKNOWN;
+        }
+
+        private boolean isClass() {
+            return type.kind() == Type.Kind.CLASS || type.kind() == Type.Kind.PARAMETERIZED_TYPE;
+        }
+
+        private static Optional<Class<?>> loaded(DotName name) {
+            try {
+                return Optional.of(Class.forName(
+                        name.toString(), false, Thread.currentThread().getContextClassLoader()));
+            } catch (ClassNotFoundException | LinkageError e) {
+                return Optional.empty(); // cannot be looked at: not judged
+            }
         }
 
         @Override

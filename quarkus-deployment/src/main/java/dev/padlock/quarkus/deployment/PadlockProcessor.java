@@ -6,6 +6,8 @@ import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
 import dev.padlock.core.CurrentLockContext;
 import dev.padlock.core.InterceptorPriority;
+import dev.padlock.core.LockPlan;
+import dev.padlock.core.LockTypeConflicts;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.LockedMethodValidator;
 import dev.padlock.core.LockedSpec;
@@ -226,19 +228,22 @@ class PadlockProcessor {
 
         Map<String, LockedMethod> methods = new java.util.TreeMap<>();
         Set<String> keyPathTypes = new TreeSet<>();
+        List<LockPlan> plans = new ArrayList<>();
         for (BeanInfo bean : phase.getContext().beans().classBeans()) {
-            checkBean(bean, index, validator, problems, methods, keyPathTypes);
+            checkBean(bean, index, validator, problems, methods, keyPathTypes, plans);
         }
         // ArC removed these as unused, so they can never be called; their mistakes are still reported now
         // rather than the day a bean starts to use them. Nothing of them is recorded for run time.
         for (BeanInfo bean : phase.getContext().removedBeans().classBeans()) {
-            checkBean(bean, index, validator, problems, new java.util.TreeMap<>(), new TreeSet<>());
+            checkBean(bean, index, validator, problems, new java.util.TreeMap<>(), new TreeSet<>(), plans);
         }
         List<NamedLocks.InjectionPoint> points = new ArrayList<>();
         for (NamedLockPoint p : namedLocks.points()) {
             points.add(new NamedLocks.InjectionPoint(p.getName(), NamedLocks.Kind.valueOf(p.getKind()), p.getWhere()));
         }
-        problems.addAll(NamedLocks.plan(points, settings, config).problems());
+        NamedLocks.Result named = NamedLocks.plan(points, settings, config);
+        problems.addAll(named.problems());
+        problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
 
         if (!problems.isEmpty()) {
             errors.produce(new ValidationPhaseBuildItem.ValidationErrorBuildItem(new DeploymentException(
@@ -253,14 +258,15 @@ class PadlockProcessor {
             LockedMethodValidator validator,
             List<String> problems,
             Map<String, LockedMethod> methods,
-            Set<String> keyPathTypes) {
+            Set<String> keyPathTypes,
+            List<LockPlan> plans) {
         for (var intercepted : bean.getInterceptedMethodsBindings().entrySet()) {
             AnnotationInstance locked = intercepted.getValue().stream()
                     .filter(a -> a.name().equals(LOCKED))
                     .findFirst()
                     .orElse(null);
             if (locked != null) {
-                check(intercepted.getKey(), locked, index, validator, problems, methods, keyPathTypes);
+                check(intercepted.getKey(), locked, index, validator, problems, methods, keyPathTypes, plans);
             }
         }
         // ArC does not intercept static or final methods, so they are not in the map above (private ones
@@ -284,7 +290,8 @@ class PadlockProcessor {
             LockedMethodValidator validator,
             List<String> problems,
             Map<String, LockedMethod> methods,
-            Set<String> keyPathTypes) {
+            Set<String> keyPathTypes,
+            List<LockPlan> plans) {
         JandexShapes.JandexMethod shape = JandexShapes.of(method, index);
         LockedSpec spec = spec(locked, index);
         LockedMethodValidator.Result result = validator.validate(shape, spec);
@@ -292,6 +299,7 @@ class PadlockProcessor {
             problems.addAll(result.problems());
             return;
         }
+        plans.add(result.plan());
         List<String> types = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < method.parametersCount(); i++) {

@@ -24,7 +24,18 @@ class ApplicationClientOnQuarkusTest {
     static final QuarkusExtensionTest app = new QuarkusExtensionTest()
             .withApplicationRoot(jar -> jar.addClasses(ClientProducer.class, Job.class, TestRedis.class))
             .overrideConfigKey("padlock.redis.address", "redis://127.0.0.1:1")
-            .overrideConfigKey("app.redis", TestRedis.uri());
+            .overrideConfigKey("padlock.redis.password", "s3cr3t-Pa55")
+            .overrideConfigKey("app.redis", TestRedis.uri())
+            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"))
+            // Padlock's keys do not apply to the application's client, and start-up says which, without values.
+            .assertLogRecords(records -> assertThat(records)
+                    .map(r -> r.getLevel() + " " + r.getMessage())
+                    .filteredOn(line -> line.contains("ignored"))
+                    .singleElement()
+                    .asString()
+                    .startsWith("INFO Padlock locks through the application's own RedissonClient, so")
+                    .contains("padlock.redis.address", "padlock.redis.password")
+                    .doesNotContain("s3cr3t-Pa55", "127.0.0.1"));
 
     @ApplicationScoped
     public static class ClientProducer {

@@ -4,6 +4,8 @@ import dev.padlock.LockLost;
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.ConfigView;
+import dev.padlock.core.LockPlan;
+import dev.padlock.core.LockTypeConflicts;
 import dev.padlock.core.LockedMethodValidator;
 import dev.padlock.core.LockedSpec;
 import dev.padlock.core.ManagedClient;
@@ -16,8 +18,6 @@ import dev.padlock.core.ReflectedShapes;
 import dev.padlock.core.ResolvedOnce;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableBean;
-import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +33,8 @@ import org.redisson.api.RedissonClient;
  * the build saw), and any problem stops the start-up, all at once.
  */
 public final class PadlockRuntime {
+
+    private static final System.Logger LOG = System.getLogger(PadlockRuntime.class.getName());
 
     private volatile PadlockEngine engine;
     private volatile ManagedClient managedClient;
@@ -57,11 +59,13 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader));
+        List<LockPlan> plans = new ArrayList<>();
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
             LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
             if (result.isValid()) {
                 newEngine.register(method, result.plan());
+                plans.add(result.plan());
             } else {
                 problems.addAll(result.problems());
             }
@@ -73,13 +77,20 @@ public final class PadlockRuntime {
         }
         NamedLocks.Result named = NamedLocks.plan(injectionPoints, settings, config);
         problems.addAll(named.problems());
+        // per-lock types are read again here, so a type set at run time can mix types on one key too
+        problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
         if (!problems.isEmpty()) {
             throw new IllegalStateException(
                     "Padlock cannot start, " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems));
         }
         named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
+        if (applicationHasClient()) {
+            // The keys as the application set them, not as bridged from quarkus.redis.hosts.
+            RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(ConfigProvider.getConfig()))
+                    .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
+        }
         managedClient = new ManagedClient(redis, loader);
-        if (padlocksClientInUse()) {
+        if (!applicationHasClient()) {
             // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
             managedClient.connectInBackground();
         }
@@ -89,16 +100,10 @@ public final class PadlockRuntime {
         engine = newEngine;
     }
 
-    /**
-     * Whether the {@code RedissonClient} the container resolves is Padlock's (a synthetic default bean), not one of
-     * the application's; asked without creating the bean, which would wait for the connection.
-     */
-    private static boolean padlocksClientInUse() {
-        BeanManager beans = Arc.container().beanManager();
-        Bean<?> chosen = beans.resolve(beans.getBeans(RedissonClient.class));
-        return chosen instanceof InjectableBean<?> bean
-                && bean.isDefaultBean()
-                && bean.getKind() == InjectableBean.Kind.SYNTHETIC;
+    /** Padlock's client is a default bean; any other {@code RedissonClient} bean is the application's. */
+    private static boolean applicationHasClient() {
+        return Arc.container().beanManager().getBeans(RedissonClient.class).stream()
+                .anyMatch(bean -> bean instanceof InjectableBean<?> b && !b.isDefaultBean());
     }
 
     /**
@@ -111,10 +116,10 @@ public final class PadlockRuntime {
         private RedisClientSource chosen() {
             RedisClientSource c = chosen;
             if (c == null) {
-                c = padlocksClientInUse()
-                        ? started(managedClient)
-                        : RedisClientSource.of(ResolvedOnce.of(() ->
-                                Arc.container().instance(RedissonClient.class).get()));
+                c = applicationHasClient()
+                        ? RedisClientSource.of(ResolvedOnce.of(() ->
+                                Arc.container().instance(RedissonClient.class).get()))
+                        : started(managedClient);
                 chosen = c;
             }
             return c;

@@ -1,0 +1,155 @@
+package dev.padlock.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.padlock.Locked;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Durations a lock cannot use are refused where they are written, naming the member or key: more than ten years
+ * (they overflow the engine's millisecond and nanosecond arithmetic), and fixed leases under a millisecond (Redis
+ * counts leases in whole milliseconds, and 0 would mean the watchdog).
+ */
+class DurationBoundsTest {
+
+    static final String HUGE = "200000000000d";
+
+    static class Beans {
+        @Locked(waitTime = HUGE)
+        void hugeWait() {}
+
+        @Locked(leaseTime = HUGE)
+        void hugeLease() {}
+
+        @Locked(leaseTime = "PT0.0004S")
+        void subMillisecondLease() {}
+
+        @Locked(waitTime = "0", leaseTime = "1ms")
+        void tryOnceWithTheShortestLease() {}
+
+        @Locked(waitTime = "3650d", leaseTime = "3650d")
+        void tenYears() {}
+
+        @Locked("configured")
+        void configured() {}
+    }
+
+    private final Map<String, String> config = new HashMap<>();
+
+    private List<String> problems(String name) {
+        for (var m : Beans.class.getDeclaredMethods()) {
+            if (m.getName().equals(name)) {
+                List<String> global = new ArrayList<>();
+                PadlockSettings settings = PadlockSettings.read(ConfigView.of(config), global);
+                assertThat(global).isEmpty();
+                return new LockedMethodValidator(settings, ConfigView.of(config))
+                        .validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
+                        .problems();
+            }
+        }
+        throw new AssertionError(name);
+    }
+
+    private static String on(String method) {
+        return " on " + Beans.class.getName() + "#" + method + "(): ";
+    }
+
+    @Test
+    void annotationMembersOverTenYearsAreRefusedByMember() {
+        assertThat(problems("hugeWait"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid @Locked.waitTime" + on("hugeWait") + "'" + HUGE + "' is more than 10 years");
+        assertThat(problems("hugeLease"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid @Locked.leaseTime" + on("hugeLease") + "'" + HUGE + "' is more than 10 years");
+    }
+
+    @Test
+    void aFixedLeaseUnderAMillisecondIsRefusedRatherThanTurnedIntoTheWatchdog() {
+        assertThat(problems("subMillisecondLease"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid @Locked.leaseTime" + on("subMillisecondLease") + "'PT0.0004S' is under 1ms");
+    }
+
+    @Test
+    void zeroWaitOneMillisecondLeaseAndTenYearsStayValid() {
+        assertThat(problems("tryOnceWithTheShortestLease")).isEmpty();
+        assertThat(problems("tenYears")).isEmpty();
+    }
+
+    @Test
+    void aPlanWithTheLargestDurationsRegistersWithoutOverflow() {
+        for (var m : Beans.class.getDeclaredMethods()) {
+            if (m.getName().equals("tenYears")) {
+                ConfigView view = ConfigView.of(config);
+                LockedMethodValidator validator =
+                        new LockedMethodValidator(PadlockSettings.read(view, new ArrayList<>()), view);
+                LockPlan plan = validator
+                        .validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
+                        .plan();
+                PadlockEngine engine = new PadlockEngine(validator, () -> null, loss -> {});
+                try {
+                    assertThatCode(() -> engine.register(m, plan)).doesNotThrowAnyException();
+                } finally {
+                    engine.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void perLockKeysAreRefusedByKey() {
+        config.put("padlock.locks.\"configured\".wait-time", HUGE);
+        config.put("padlock.locks.\"configured\".lease-time", "PT0.0004S");
+        assertThat(problems("configured"))
+                .anySatisfy(p -> assertThat(p)
+                        .startsWith("Invalid padlock.locks.\"configured\".wait-time (lock of " + Beans.class.getName()
+                                + "#configured()): '" + HUGE + "' is more than 10 years"))
+                .anySatisfy(p -> assertThat(p)
+                        .startsWith("Invalid padlock.locks.\"configured\".lease-time (lock of " + Beans.class.getName()
+                                + "#configured()): 'PT0.0004S' is under 1ms"))
+                .hasSize(2);
+    }
+
+    @Test
+    void globalKeysAreRefusedByKey() {
+        List<String> problems = new ArrayList<>();
+        PadlockSettings.read(
+                ConfigView.of(Map.of("padlock.wait-time", HUGE, "padlock.lease-time", "PT0.0004S")), problems);
+        assertThat(problems)
+                .containsExactly(
+                        "Invalid padlock.wait-time: '" + HUGE + "' is more than 10 years (3650d); "
+                                + DurationText.SYNTAX + ".",
+                        "Invalid padlock.lease-time: 'PT0.0004S' is under 1ms, the smallest lease Redis keeps. Set 1ms"
+                                + " or more, or 'watchdog'.");
+    }
+
+    @Test
+    void watchdogTimeoutHasAFloorAndACeiling() {
+        for (String bad : new String[] {HUGE, "3651d", "999ms", "PT0.0004S"}) {
+            List<String> problems = new ArrayList<>();
+            RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", bad)), problems);
+            assertThat(problems)
+                    .as(bad)
+                    .singleElement()
+                    .asString()
+                    .startsWith("Invalid padlock.watchdog-timeout: '" + bad + "'");
+        }
+        for (String good : new String[] {"1s", "30s", "3650d"}) {
+            List<String> problems = new ArrayList<>();
+            RedisConnectionSettings s =
+                    RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", good)), problems);
+            assertThat(problems).as(good).isEmpty();
+            assertThat(s.toRedissonConfig(getClass().getClassLoader()).getLockWatchdogTimeout())
+                    .isEqualTo(DurationText.parse(good).toMillis());
+        }
+    }
+}
