@@ -2,6 +2,7 @@ package dev.padlock.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.LockLost;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.Locked;
 import dev.padlock.testing.RedisExtension;
@@ -11,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +43,15 @@ class CancellationKeepsTheLockTest {
         final AtomicInteger maxInside = new AtomicInteger();
         final AtomicInteger entered = new AtomicInteger();
         final CountDownLatch firstWorkDone = new CountDownLatch(1);
+        final AtomicInteger lost = new AtomicInteger();
+
+        void lost(@Observes LockLost loss) {
+            lost.incrementAndGet();
+        }
+
+        public int lost() {
+            return lost.get();
+        }
         // A pool of its own: on a small machine the common pool may have one thread and queue the second work
         // behind the first, so that two would never overlap even unlocked.
         private final ExecutorService pool = Executors.newCachedThreadPool();
@@ -134,6 +145,10 @@ class CancellationKeepsTheLockTest {
         assertThat(eventually(() -> Long.valueOf(0).equals(redis.command("EXISTS", "padlock:" + name))))
                 .as("the lock lapses with its lease")
                 .isTrue();
+        assertThat(eventually(tryOnce::get))
+                .as("then the application's next caller gets in: the lapsed call's local turn was passed on")
+                .isTrue();
+        assertThat(jobs.lost()).as("a lock left to lapse is no loss to report").isZero();
     }
 
     private static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {

@@ -58,6 +58,11 @@ final class HeldLocks {
     private int renewalsInFlight;
 
     private CompletableFuture<Void> renewalsAnswered;
+    /**
+     * Set when the call's work may still run but its end cannot be observed (a cancelled result): the locks are not
+     * released but left to lapse with their lease, and their turns pass on at their deadlines.
+     */
+    volatile boolean lapsing;
     /** Whether {@link LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     boolean watched;
 

@@ -170,6 +170,16 @@ final class LeaseRenewal {
             if (call.stopped) {
                 continue;
             }
+            if (call.lapsing) {
+                // left to lapse: nothing renewed or reported, the turns pass on when the leases end
+                long lapse = call.operation.lapsedBy(call, now);
+                if (lapse == Long.MAX_VALUE) {
+                    held.remove(call);
+                } else if (lapse - next < 0) {
+                    next = lapse;
+                }
+                continue;
+            }
             reportOverdue(call, now);
             if (call.operation.leaseMillis <= 0 && renewalDue(call, now)) {
                 if (redisson == null) {

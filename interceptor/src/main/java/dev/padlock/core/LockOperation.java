@@ -435,11 +435,29 @@ public abstract class LockOperation {
      * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
      */
     final void letLapse(HeldLocks call) {
+        // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (lapsedBy).
+        call.lapsing = true;
         if (call.beginRelease() == null) {
-            return;
+            return; // released already
         }
-        stopRenewing(call);
-        // TODO lead: pass turns at the lease deadline (B7)
+        passTurns(call, call.taken()); // locks never taken, if any: nothing to wait for
+    }
+
+    /**
+     * For a call {@link #letLapse left to lapse}: passes on the turns of the locks whose deadline passed by {@code
+     * now}. Returns when the next one's deadline comes, or {@code Long.MAX_VALUE} when none is left.
+     */
+    final long lapsedBy(HeldLocks call, long now) {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < call.taken(); i++) {
+            long deadline = call.sharesHold(i) ? 0 : call.deadline(i);
+            if (deadline == 0 || call.isLost(i) || now - deadline >= 0) {
+                passTurn(call, i);
+            } else if (deadline - next < 0) {
+                next = deadline;
+            }
+        }
+        return next;
     }
 
     /**
