@@ -97,6 +97,28 @@ class FencingTokenTest {
         }
     }
 
+    /**
+     * What the README's caveat says: Redisson keeps a fenced key's token counter without expiry, so tokens keep
+     * increasing after the lock is released (an expiring counter would restart at 1 and let old writes win), and each
+     * distinct key leaves one small key behind.
+     */
+    @Test
+    void aFencedKeysTokenCounterOutlivesItsLock(RedisServer redis) {
+        redis.flushAll();
+        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Ledger.class)) {
+            Ledger ledger = app.bean(Ledger.class);
+            long first = ledger.append("a");
+
+            assertThat(redis.command("EXISTS", "padlock:ledger"))
+                    .as("the lock is released")
+                    .isEqualTo(0L);
+            assertThat(redis.command("TTL", "redisson_lock_token:{padlock:ledger}"))
+                    .as("its token counter stays, without expiry")
+                    .isEqualTo(-1L);
+            assertThat(ledger.append("b")).isEqualTo(first + 1);
+        }
+    }
+
     @Test
     void lockContextDescribesTheRunningCallOnly(RedisServer redis) {
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Ledger.class)) {
