@@ -275,8 +275,8 @@ final class LeaseRenewal {
             renewal.whenComplete((stillHeld, failure) -> {
                 Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
                 call.renewalAnswered(cause);
-                if (call.stopped) {
-                    // Released meanwhile: a "not held" answer is about the release, not a loss.
+                if (call.stopped || (call.lapsing && !Boolean.TRUE.equals(stillHeld))) {
+                    // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
                     return;
                 }
                 if (cause != null) {
