@@ -269,7 +269,8 @@ final class LeaseRenewal {
             CompletionStage<Boolean> renewal;
             try {
                 renewal = operation.strategy.renew(redisson, lock, call.owner, lease);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                // counted as in flight above: a release waits for its answer, so it must get one
                 renewal = CompletableFuture.failedFuture(e);
             }
             renewal.whenComplete((stillHeld, failure) -> {
