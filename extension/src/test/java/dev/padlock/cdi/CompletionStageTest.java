@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -74,13 +75,19 @@ class CompletionStageTest {
             Async async = app.bean(Async.class);
 
             CompletableFuture<String> failing = new CompletableFuture<>();
-            async.start(failing);
+            CompletionStage<String> failed = async.start(failing);
             failing.completeExceptionally(new IllegalStateException("boom"));
+            // The caller hears of the outcome once the lock is released, its local turn passed on included: only
+            // then can the next call (waitTime 0) count on finding the key free.
+            assertThat(catchThrowable(() -> failed.toCompletableFuture().get(10, TimeUnit.SECONDS)))
+                    .hasCauseInstanceOf(IllegalStateException.class);
             assertThat(released(redis)).isTrue();
 
             CompletableFuture<String> cancelled = new CompletableFuture<>();
-            async.start(cancelled);
+            CompletionStage<String> ended = async.start(cancelled);
             cancelled.cancel(true);
+            assertThat(catchThrowable(() -> ended.toCompletableFuture().get(10, TimeUnit.SECONDS)))
+                    .isInstanceOf(java.util.concurrent.CancellationException.class);
             assertThat(released(redis)).isTrue();
         }
     }

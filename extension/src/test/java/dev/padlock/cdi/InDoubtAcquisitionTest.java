@@ -54,7 +54,16 @@ class InDoubtAcquisitionTest {
                 exists = (Long) redis.command("EXISTS", "padlock:in-doubt");
             }
             assertThat(exists).as("the key is not left held for its 60 s lease").isZero();
-            assertThat(job.run()).as("and the next call gets it").isEqualTo("ran");
+            // The undo's answer passes the local turn on just after Redis deleted the key: allow for that moment.
+            String next = null;
+            for (int i = 0; i < 40 && next == null; i++) {
+                try {
+                    next = job.run();
+                } catch (LockNotAcquiredException e) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(next).as("and the next call gets it").isEqualTo("ran");
         }
     }
 }
