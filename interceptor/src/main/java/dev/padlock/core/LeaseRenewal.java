@@ -268,7 +268,7 @@ final class LeaseRenewal {
             long sent = System.nanoTime();
             CompletionStage<Boolean> renewal;
             try {
-                renewal = operation.strategy.renew(redisson, lock, call.owner, lease);
+                renewal = operation.kind.renew(redisson, lock, call.owner, lease);
             } catch (Throwable e) {
                 // counted as in flight above: a release waits for its answer, so it must get one
                 renewal = CompletableFuture.failedFuture(e);

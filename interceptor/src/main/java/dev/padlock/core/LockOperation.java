@@ -26,7 +26,7 @@ public abstract class LockOperation {
 
     final LockPlan plan;
     private final KeyRenderer keys;
-    final LockStrategy strategy;
+    final LockKind kind;
     private final RedisClientSource client;
     private final long waitMillis;
     /** A fixed lease, or -1 when the lock is renewed while held (watchdog mode). */
@@ -65,7 +65,7 @@ public abstract class LockOperation {
     LockOperation(LockPlan plan, Method method, Shared shared) {
         this.plan = plan;
         this.keys = KeyRenderer.of(plan, method);
-        this.strategy = LockStrategy.of(plan.settings().type());
+        this.kind = LockKind.of(plan.settings().type());
         this.client = shared.client();
         this.waitMillis = plan.settings().waitTime().toMillis();
         this.leaseMillis = plan.settings().usesWatchdog()
@@ -74,7 +74,7 @@ public abstract class LockOperation {
         this.fenced = plan.settings().type() == LockType.FENCED;
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.renewal = shared.renewal();
-        this.turns = strategy.takesTurns() ? shared.turns() : null;
+        this.turns = kind.takesTurns() ? shared.turns() : null;
         this.losses = shared.losses();
         this.callers = shared.callers();
         this.engine = shared;
@@ -186,7 +186,7 @@ public abstract class LockOperation {
     private HeldLocks locks(String[] names, RedissonClient redisson, long owner) {
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
-            locks[i] = strategy.lock(redisson, names[i]);
+            locks[i] = kind.lock(redisson, names[i]);
         }
         return new HeldLocks(this, locks, owner, fenced, turns != null);
     }

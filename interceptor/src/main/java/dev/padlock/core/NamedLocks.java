@@ -74,7 +74,7 @@ public final class NamedLocks {
                     return client.getFencedLock(redisKey);
                 case LOCK:
                 default:
-                    return LockStrategy.of(type).lock(client, redisKey);
+                    return LockKind.of(type).lock(client, redisKey);
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.padlock.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.LockType;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,7 @@ class ReadRenewalTest {
         config.useSingleServer().setAddress(redis.uri());
         RedissonClient client = Redisson.create(config);
         try {
-            ReadStrategy read = new ReadStrategy();
+            LockKind read = LockKind.of(LockType.READ);
             RLock mine = read.lock(client, "padlock:catalog");
             RLock others = read.lock(client, "padlock:catalog");
             assertThat(mine.tryLockAsync(0, 10_000, TimeUnit.MILLISECONDS, -11).get())
