@@ -65,6 +65,9 @@ public final class RedisProxy implements AutoCloseable {
     private final int port;
     private final Set<Link> links = new LinkedHashSet<>();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    /** The thread accepting on the current listener; guarded by this. */
+    private Thread acceptor;
+
     private ServerSocket listener;
     private Mode mode = Mode.FORWARD;
     private int writesUnderWay;
@@ -181,12 +184,25 @@ public final class RedisProxy implements AutoCloseable {
      * port refuses new connections ("connection refused") until {@link #restore()} or {@link #cut()} listens on it
      * again.
      */
-    public synchronized void refuse() {
-        ensureOpen("refuse()");
-        mode = Mode.REFUSE;
-        closeListener();
-        resetLinks();
-        notifyAll();
+    public void refuse() {
+        Thread accepting;
+        synchronized (this) {
+            ensureOpen("refuse()");
+            mode = Mode.REFUSE;
+            closeListener();
+            resetLinks();
+            notifyAll();
+            accepting = acceptor;
+        }
+        // A thread blocked in accept() keeps the kernel's listening socket alive until it wakes, so the port would
+        // still take connections for a moment: return once it is gone.
+        if (accepting != null && accepting != Thread.currentThread()) {
+            try {
+                accepting.join(Wait.TIMEOUT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -249,7 +265,7 @@ public final class RedisProxy implements AutoCloseable {
     }
 
     private void startAcceptor(ServerSocket socket) {
-        start("accept", () -> accept(socket));
+        acceptor = start("accept", () -> accept(socket));
     }
 
     private void accept(ServerSocket socket) {
@@ -274,7 +290,7 @@ public final class RedisProxy implements AutoCloseable {
         }
     }
 
-    private void start(String role, Runnable body) {
+    private Thread start(String role, Runnable body) {
         Thread thread = new Thread(
                 () -> {
                     try {
@@ -287,6 +303,7 @@ public final class RedisProxy implements AutoCloseable {
         thread.setDaemon(true);
         threads.add(thread);
         thread.start();
+        return thread;
     }
 
     /** Waits while the proxy is cut; false once the link is gone. */

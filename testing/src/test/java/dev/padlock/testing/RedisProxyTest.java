@@ -236,7 +236,7 @@ class RedisProxyTest {
      * connect a socket to itself (its own source port chosen equal to the port it calls: a TCP simultaneous open);
      * such a connection says nothing about the proxy, so it is tried again.
      */
-    static void assertRefusesConnections(int port) throws IOException {
+    static void assertRefusesConnections(int port) {
         for (int attempt = 0; attempt < 5; attempt++) {
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 assertThat(socket.getLocalPort())
@@ -244,6 +244,8 @@ class RedisProxyTest {
                         .isEqualTo(port);
             } catch (ConnectException refused) {
                 return;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
         throw new AssertionError("port " + port + " connected to itself five times in a row");
