@@ -1,6 +1,6 @@
 package dev.padlock;
 
-import dev.padlock.core.DurationText;
+import dev.padlock.core.config.DurationText;
 import java.time.Duration;
 
 /**

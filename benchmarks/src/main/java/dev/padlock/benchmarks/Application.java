@@ -1,7 +1,7 @@
 package dev.padlock.benchmarks;
 
 import dev.padlock.cdi.PadlockExtension;
-import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.testing.RedisServer;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;

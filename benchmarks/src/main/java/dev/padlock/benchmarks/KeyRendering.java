@@ -1,6 +1,5 @@
 package dev.padlock.benchmarks;
 
-import dev.padlock.core.KeyRenderingBenchmark;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.padlock.core;
 
 import dev.padlock.LockLostException;
+import dev.padlock.core.plan.LockPlan;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 

@@ -1,6 +1,7 @@
 package dev.padlock.core;
 
 import dev.padlock.LockLost;
+import dev.padlock.core.redis.Acquisition;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -22,7 +23,7 @@ import org.redisson.api.RedissonClient;
  * adds a chain, and every chain renews every held lock: after ~16.7k short calls, one held lock was renewed ~16.7k
  * times per period instead of once (reproduced by {@code RenewalStormTest}). So Padlock takes watchdog-mode locks
  * with a fixed lease of the watchdog timeout, which keeps Redisson's watchdog out of it entirely, and renews them
- * here, owner-checked (see {@link RenewalScripts}).
+ * here, owner-checked (see {@link dev.padlock.core.redis.LockKind#renew}).
  *
  * <p>Deadlines: each held lock has one (see {@link HeldLocks#confirmed}): the send time of the last acquisition or
  * renewal Redis confirmed, plus the lease, minus a margin for clock drift. Redis cannot tell a holder cut off from it

@@ -5,6 +5,13 @@ import dev.padlock.LockLostException;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
+import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.config.LeaseLossPolicy;
+import dev.padlock.core.key.KeyRenderer;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.plan.ReturnKind;
+import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.LockKind;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.security.SecureRandom;
@@ -64,7 +71,7 @@ public abstract class LockOperation {
 
     LockOperation(LockPlan plan, Method method, Shared shared) {
         this.plan = plan;
-        this.keys = KeyRenderer.of(plan, method);
+        this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), method);
         this.kind = LockKind.of(plan.settings().type());
         this.client = shared.client();
         this.waitMillis = plan.settings().waitTime().toMillis();

@@ -1,6 +1,7 @@
 package dev.padlock.core;
 
 import dev.padlock.LockLostException;
+import dev.padlock.core.plan.LockPlan;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;

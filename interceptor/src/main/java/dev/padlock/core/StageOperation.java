@@ -1,6 +1,8 @@
 package dev.padlock.core;
 
 import dev.padlock.LockLostException;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.redis.Acquisition;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.concurrent.CancellationException;

@@ -1,9 +1,9 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.core.MethodShape;
-import dev.padlock.core.PropertyRule;
-import dev.padlock.core.ReflectedShapes;
-import dev.padlock.core.TypeShape;
+import dev.padlock.core.shape.MethodShape;
+import dev.padlock.core.shape.PropertyRule;
+import dev.padlock.core.shape.ReflectedShapes;
+import dev.padlock.core.shape.TypeShape;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.quarkus.PadlockBuildTimeConfig;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.quarkus.runtime.internal.LockedMethod;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;

@@ -3,18 +3,18 @@ package dev.padlock.quarkus.deployment;
 import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.OnFailure;
-import dev.padlock.core.ConfigView;
 import dev.padlock.core.CurrentLockContext;
-import dev.padlock.core.InterceptorPriority;
-import dev.padlock.core.LockPlan;
-import dev.padlock.core.LockTypeConflicts;
 import dev.padlock.core.LockedInterceptor;
-import dev.padlock.core.LockedMethodValidator;
-import dev.padlock.core.LockedSpec;
-import dev.padlock.core.NamedLocks;
 import dev.padlock.core.PadlockEngine;
-import dev.padlock.core.PadlockSettings;
-import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.InterceptorPriority;
+import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.plan.LockTypeConflicts;
+import dev.padlock.core.plan.LockedMethodValidator;
+import dev.padlock.core.plan.LockedSpec;
+import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.quarkus.runtime.internal.LockedMethod;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
 import dev.padlock.quarkus.runtime.internal.PadlockRecorder;
@@ -337,7 +337,7 @@ class PadlockProcessor {
 
     /** The classes key templates walk through: their getters and fields are read reflectively at run time. */
     private static void collectKeyPathTypes(
-            dev.padlock.core.LockPlan plan, JandexShapes.JandexMethod shape, Set<String> types) {
+            dev.padlock.core.plan.LockPlan plan, JandexShapes.JandexMethod shape, Set<String> types) {
         for (var bound : plan.keys()) {
             var placeholders = bound.template().placeholders();
             for (int i = 0; i < placeholders.size(); i++) {

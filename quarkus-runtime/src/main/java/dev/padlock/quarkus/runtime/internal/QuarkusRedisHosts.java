@@ -1,7 +1,7 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.ConfigView;
-import dev.padlock.core.RedisConnectionSettings;
+import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.config.ConfigView;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,0 +1,132 @@
+package dev.padlock.core.client;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The {@code RedissonClient} Padlock creates itself when the application has none, shut down with the
+ * container.
+ *
+ * <p>The client is built on a thread of its own, never on a caller's: {@code Redisson.create} interrupted
+ * half-way leaks its event loops and connections (measured: thousands of threads and sockets within seconds
+ * when callers were interrupted while it connected), and a caller's interrupt is about its own call anyway.
+ * One connection attempt at a time; callers that may block wait for it, interruptibly, and callers that must not
+ * (an event loop) go on from {@link #ready()}.
+ */
+public final class ManagedClient implements RedisClientSource, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ManagedClient.class.getName());
+
+    private final RedisConnectionSettings settings;
+    private final ClassLoader loader;
+    private final Object guard = new Object();
+    private volatile RedissonClient client;
+    private CompletableFuture<RedissonClient> connecting; // guarded by guard
+    private boolean closed; // guarded by guard
+
+    public ManagedClient(RedisConnectionSettings settings, ClassLoader loader) {
+        this.settings = settings;
+        this.loader = loader;
+    }
+
+    /**
+     * @throws IllegalStateException when no client can be had; its cause is an {@link InterruptedException}
+     *     when the caller was interrupted while waiting
+     */
+    @Override
+    public RedissonClient get() {
+        RedissonClient c = client;
+        if (c != null) {
+            return c;
+        }
+        try {
+            return connect().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while Padlock connected to Redis", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new IllegalStateException(
+                    "Padlock could not connect to Redis (" + settings.describe() + "): " + cause.getMessage(), cause);
+        }
+    }
+
+    @Override
+    public RedissonClient getNow() {
+        return client;
+    }
+
+    @Override
+    public CompletableFuture<RedissonClient> ready() {
+        RedissonClient c = client;
+        // A copy: a caller bounding its own wait (orTimeout) must not fail the attempt every caller shares.
+        return c != null ? CompletableFuture.completedFuture(c) : connect().copy();
+    }
+
+    /** Starts connecting now, so the first locked call does not pay for it. */
+    public void connectInBackground() {
+        connect().whenComplete((c, failure) -> {
+            if (failure != null) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        () -> "Padlock could not connect to Redis ("
+                                + settings.describe() + "): " + failure.getMessage()
+                                + ". Locked calls fail with LockNotAcquiredException until it can; each call tries again.");
+            }
+        });
+    }
+
+    private CompletableFuture<RedissonClient> connect() {
+        synchronized (guard) {
+            if (closed) {
+                return CompletableFuture.failedFuture(
+                        new IllegalStateException("Padlock's Redis client was shut down with its container"));
+            }
+            if (connecting == null || connecting.isCompletedExceptionally()) {
+                CompletableFuture<RedissonClient> attempt = new CompletableFuture<>();
+                connecting = attempt;
+                Thread connector = new Thread(() -> create(attempt), "padlock-redis-connect");
+                connector.setDaemon(true);
+                connector.setContextClassLoader(loader);
+                connector.start();
+            }
+            return connecting;
+        }
+    }
+
+    private void create(CompletableFuture<RedissonClient> attempt) {
+        LOG.log(System.Logger.Level.INFO, () -> "Padlock connects to Redis: " + settings.describe());
+        RedissonClient created;
+        try {
+            created = Redisson.create(settings.toRedissonConfig(loader));
+        } catch (Throwable t) {
+            attempt.completeExceptionally(t);
+            return;
+        }
+        synchronized (guard) {
+            if (closed) {
+                created.shutdown();
+                attempt.completeExceptionally(
+                        new IllegalStateException("Padlock's Redis client was shut down with its container"));
+                return;
+            }
+            client = created;
+        }
+        attempt.complete(created);
+    }
+
+    @Override
+    public void close() {
+        RedissonClient c;
+        synchronized (guard) {
+            closed = true;
+            c = client;
+            client = null;
+        }
+        if (c != null) {
+            c.shutdown();
+        }
+    }
+}

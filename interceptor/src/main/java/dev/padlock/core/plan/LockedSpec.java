@@ -1,0 +1,21 @@
+package dev.padlock.core.plan;
+
+import dev.padlock.LockType;
+import dev.padlock.Locked;
+import dev.padlock.OnFailure;
+import java.util.List;
+
+/** The members of one {@link Locked} annotation, whether read by reflection or from Jandex. */
+public record LockedSpec(
+        String value, List<String> key, LockType type, String waitTime, String leaseTime, OnFailure onFailure) {
+
+    public static LockedSpec of(Locked locked) {
+        return new LockedSpec(
+                locked.value(),
+                List.of(locked.key()),
+                locked.type(),
+                locked.waitTime(),
+                locked.leaseTime(),
+                locked.onFailure());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.padlock.core.plan;
+
+import dev.padlock.core.shape.TypeShape;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+/** How a method's result relates to the time its lock must be held, and what SKIP returns for it. */
+public enum ReturnKind {
+    /** The work is done when the method returns; SKIP returns {@code null}. */
+    BLOCKING(null),
+    OPTIONAL(Optional.empty()),
+    OPTIONAL_INT(OptionalInt.empty()),
+    OPTIONAL_LONG(OptionalLong.empty()),
+    OPTIONAL_DOUBLE(OptionalDouble.empty()),
+    /** {@code CompletionStage} or {@code CompletableFuture}: the lock is held until the stage completes. */
+    COMPLETION_STAGE(null),
+    /** Mutiny {@code Uni}: locked from subscription until it emits, fails or is cancelled; SKIP emits null. */
+    UNI(null),
+    /** Mutiny {@code Multi}: locked from subscription until it completes, fails or is cancelled; SKIP is empty. */
+    MULTI(null),
+    /** {@code java.util.concurrent.Flow.Publisher}, held as a {@code Multi}. */
+    FLOW_PUBLISHER(null),
+    /** {@code org.reactivestreams.Publisher}, held as a {@code Multi}. */
+    REACTIVE_STREAMS_PUBLISHER(null),
+    /** A primitive: SKIP has nothing to return. */
+    PRIMITIVE(null);
+
+    private final Object emptyResult;
+
+    ReturnKind(Object emptyResult) {
+        this.emptyResult = emptyResult;
+    }
+
+    /** The result a skipped call returns. A fresh completed stage each time, since callers may complete or cancel it. */
+    public Object emptyResult() {
+        return this == COMPLETION_STAGE ? CompletableFuture.completedFuture(null) : emptyResult;
+    }
+
+    /** Types whose work runs after the method returns; a method must declare exactly one of them to be held across it. */
+    static final java.util.List<String> DEFERRED = java.util.List.of(
+            "java.util.concurrent.CompletionStage",
+            "io.smallrye.mutiny.Uni",
+            "io.smallrye.mutiny.Multi",
+            "org.reactivestreams.Publisher",
+            "java.util.concurrent.Flow$Publisher");
+
+    boolean isReactive() {
+        return this == UNI || this == MULTI || this == FLOW_PUBLISHER || this == REACTIVE_STREAMS_PUBLISHER;
+    }
+
+    /** The classes Padlock needs on its class path to hold a lock across this kind, as Maven coordinates. */
+    String missingLibrary(ClassLoader loader) {
+        if (!isReactive()) {
+            return null;
+        }
+        if (!present("io.smallrye.mutiny.Multi", loader)) {
+            return "io.smallrye.reactive:mutiny";
+        }
+        if (this == REACTIVE_STREAMS_PUBLISHER && !present("mutiny.zero.flow.adapters.AdaptersToFlow", loader)) {
+            return "io.smallrye.reactive:mutiny-zero-flow-adapters";
+        }
+        return null;
+    }
+
+    private static boolean present(String name, ClassLoader loader) {
+        try {
+            Class.forName(name, false, loader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    static ReturnKind of(TypeShape type) {
+        if (type.isPrimitive()) {
+            return PRIMITIVE;
+        }
+        switch (type.name()) {
+            case "java.util.Optional":
+                return OPTIONAL;
+            case "java.util.OptionalInt":
+                return OPTIONAL_INT;
+            case "java.util.OptionalLong":
+                return OPTIONAL_LONG;
+            case "java.util.OptionalDouble":
+                return OPTIONAL_DOUBLE;
+            case "java.util.concurrent.CompletionStage":
+            case "java.util.concurrent.CompletableFuture":
+                return COMPLETION_STAGE;
+            case "io.smallrye.mutiny.Uni":
+                return UNI;
+            case "io.smallrye.mutiny.Multi":
+                return MULTI;
+            case "java.util.concurrent.Flow$Publisher":
+                return FLOW_PUBLISHER;
+            case "org.reactivestreams.Publisher":
+                return REACTIVE_STREAMS_PUBLISHER;
+            default:
+                return BLOCKING;
+        }
+    }
+}

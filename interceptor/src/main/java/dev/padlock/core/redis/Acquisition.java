@@ -1,0 +1,129 @@
+package dev.padlock.core.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.redisson.RedissonFencedLock;
+import org.redisson.api.RLock;
+
+/**
+ * Takes and gives back Redisson locks for an explicit owner id, safe against the interrupted-caller trap.
+ *
+ * <p>Redisson's blocking {@code tryLock} throws when the caller is interrupted while the lock script has
+ * already run on the server, so the key stays held (with the watchdog, for ever). Here acquisition is always
+ * the asynchronous call, and a caller that stops waiting for any reason cancels it: the acquisition then
+ * releases the lock exactly once if it turns out to have been taken (see {@code LockOperation#acquireAllAsync}),
+ * which also keeps a reentrant hold count right.
+ *
+ * <p>Redisson 4.7.0's asynchronous waiting is wasteful under contention: {@code LockPubSub.onMessage} answers an
+ * unlock message by running one asynchronous waiter's retry and also by banking a semaphore permit meant for
+ * blocked threads, which the next asynchronous waiter to fail spends on an immediate retry (one more EVALSHA per
+ * unlock). Padlock's exclusive locks therefore queue their callers in {@code dev.padlock.core.LocalTurns} first, so that at most
+ * one call per key and application waits here; {@code ContendedRoundTripsTest} counts the attempts.
+ */
+public final class Acquisition {
+
+    /**
+     * Beyond the wait itself, how long to wait for Redisson to answer: its own timeouts and retries end far
+     * sooner, this only guards against a future that never completes.
+     */
+    private static final long ANSWER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
+
+    private Acquisition() {}
+
+    /**
+     * One lock, for {@code owner}, within {@code waitMillis}.
+     *
+     * @param leaseMillis the lease the lock is taken with
+     * @return whether it was taken
+     */
+    public static CompletableFuture<Boolean> tryLock(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        return lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                .toCompletableFuture();
+    }
+
+    /**
+     * A fenced lock, taken with the form that honours both the wait and the lease and returns the token in the
+     * same script: {@code lockAndGetToken(lease, unit)} ignores the lease, and {@code tryLockAndGetToken()} blocks
+     * rather than trying once. That form is public on Redisson's class only, not on {@code RFencedLock}.
+     *
+     * @return the fencing token, or {@code null} when the lock was not free within {@code waitMillis}
+     */
+    public static CompletableFuture<Long> tryFenced(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        return ((RedissonFencedLock) lock)
+                .tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner)
+                .toCompletableFuture();
+    }
+
+    /**
+     * How long a caller waits for an acquisition of {@code waitMillis}: beyond the wait, Redisson's own timeouts
+     * and retries end far sooner; this only guards against a future that never completes.
+     */
+    public static long answerDeadlineMillis(long waitMillis) {
+        return waitMillis + ANSWER_GRACE_MILLIS;
+    }
+
+    /**
+     * Releases and waits for Redis to confirm, without giving up when the caller is interrupted (the flag is
+     * restored afterwards): a lock must be released on every exit, interruption included.
+     *
+     * @return {@code null} when released, else why not ({@link IllegalMonitorStateException} when the lock was
+     *     no longer held by this owner: its lease ran out)
+     */
+    public static Throwable release(RLock lock, long owner) {
+        return awaitUninterruptibly(unlock(lock, owner));
+    }
+
+    /**
+     * Waits for {@code future} (at most {@link #ANSWER_GRACE_MILLIS}) without giving up when the caller is
+     * interrupted; the flag is restored afterwards.
+     *
+     * @return {@code null} when it completed normally, else its failure (a {@link TimeoutException} when it did not
+     *     complete in time)
+     */
+    public static Throwable awaitUninterruptibly(CompletableFuture<?> future) {
+        if (future.isDone() && !future.isCompletedExceptionally()) {
+            return null;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    future.get(ANSWER_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+                    return null;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return unwrap(e.getCause());
+                } catch (TimeoutException e) {
+                    return e;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Asks Redis to release {@code lock} for {@code owner}; a failure to even ask (e.g. the client shut down) comes
+     * back in the future too, so that whatever follows a release always runs.
+     */
+    public static CompletableFuture<Void> unlock(RLock lock, long owner) {
+        try {
+            return lock.unlockAsync(owner).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    public static Throwable unwrap(Throwable t) {
+        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

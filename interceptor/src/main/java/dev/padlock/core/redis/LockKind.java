@@ -1,0 +1,51 @@
+package dev.padlock.core.redis;
+
+import dev.padlock.LockType;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * What Padlock needs to know of a {@link LockType}: which Redisson lock object guards a key, how its lease is
+ * extended, and whether the calls of one application queue for it in {@code dev.padlock.core.LocalTurns}. Decided for every type in
+ * {@link #of}, a switch without a default: a new type does not compile until someone decides its behaviour.
+ *
+ * @param locks the Redisson lock for a key
+ * @param readLayout whether the lock is recorded as a read lock (a shared hash plus hold keys per reader; see {@link
+ *     RenewalScripts}) rather than as an exclusive hash
+ * @param ownerSuffix what Redisson appends to the owner's hash field ({@code :write} for a writer)
+ * @param takesTurns whether calls of one application queue for the key before asking Redis: exclusive locks
+ *     without a fair order only (readers share; a fair lock's Redis queue must keep every waiter's place)
+ */
+public record LockKind(
+        BiFunction<RedissonClient, String, RLock> locks, boolean readLayout, String ownerSuffix, boolean takesTurns) {
+
+    public static LockKind of(LockType type) {
+        return switch (type) {
+            case REENTRANT -> new LockKind(RedissonClient::getLock, false, "", true);
+            case FAIR -> new LockKind(RedissonClient::getFairLock, false, "", false);
+            case SPIN -> new LockKind(RedissonClient::getSpinLock, false, "", true);
+            case FENCED -> new LockKind(RedissonClient::getFencedLock, false, "", true);
+            case WRITE ->
+                new LockKind((client, key) -> client.getReadWriteLock(key).writeLock(), false, ":write", true);
+            case READ ->
+                new LockKind((client, key) -> client.getReadWriteLock(key).readLock(), true, "", false);
+        };
+    }
+
+    public RLock lock(RedissonClient client, String key) {
+        return locks.apply(client, key);
+    }
+
+    /**
+     * Extends the lease of {@code lock} to {@code leaseMillis} if {@code owner} of this client still holds it (see
+     * {@link RenewalScripts}); completes with false when it no longer does.
+     */
+    public CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis) {
+        String field = RenewalScripts.ownerField(client, owner) + ownerSuffix;
+        return readLayout
+                ? RenewalScripts.read(client, lock.getName(), field, leaseMillis)
+                : RenewalScripts.exclusive(client, lock.getName(), field, leaseMillis);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.padlock.core.redis;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * The owner-checked lease extensions Padlock's lease renewal ({@code dev.padlock.core.LeaseRenewal}) sends, one script per lock layout. They read the data
+ * Redisson 4.7 writes for a lock (the tests of every lock type hold one past its watchdog timeout, so a change
+ * of that layout in a Redisson upgrade fails the build):
+ *
+ * <ul>
+ *   <li>exclusive locks (reentrant, fair, spin, fenced, write) are a hash under the lock key whose field
+ *       {@code <client id>:<owner>} (write: {@code ...:write}) counts the owner's holds;
+ *   <li>a read lock is that hash (shared by readers) plus one key per hold of each reader,
+ *       {@code {<lock key>}:<client id>:<owner>:rwlock_timeout:<n>}, which lapse on their own.
+ * </ul>
+ *
+ * A script extends nothing and answers false when the owner no longer holds the lock, so a renewal can never
+ * revive a lost lock nor lengthen another owner's.
+ */
+final class RenewalScripts {
+
+    /** KEYS[1] the lock; ARGV[1] the lease in ms; ARGV[2] the owner's field. 1 when renewed, 0 when not held. */
+    private static final String EXCLUSIVE = "if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then "
+            + "redis.call('pexpire', KEYS[1], ARGV[1]); "
+            + "return 1; "
+            + "end; "
+            + "return 0;";
+
+    /**
+     * Same contract for a read lock: every hold key of this reader is extended, and the shared hash only ever
+     * lengthened (another reader's longer fixed lease is kept). A reader holds the lock only while all its hold keys
+     * exist: once one lapsed (a pause longer than the lease, while another reader kept the hash alive), Redisson's
+     * next unlock ignores this reader and may let a writer in, so the answer is "not held" and nothing is extended. The hold keys are named from KEYS[1] as Redisson
+     * names them: with the lock key as hash tag unless it already has braces, so they share its cluster slot.
+     */
+    private static final String READ = "local holds = redis.call('hget', KEYS[1], ARGV[2]); "
+            + "if holds == false then return 0; end; "
+            + "local tag = KEYS[1]; "
+            + "if string.find(tag, '{', 1, true) == nil then tag = '{' .. tag .. '}'; end; "
+            + "local prefix = tag .. ':' .. ARGV[2] .. ':rwlock_timeout:'; "
+            + "for n = 1, tonumber(holds) do "
+            + "if redis.call('exists', prefix .. n) == 0 then return 0; end; "
+            + "end; "
+            + "for n = 1, tonumber(holds) do redis.call('pexpire', prefix .. n, ARGV[1]); end; "
+            + "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[1]); end; "
+            + "return 1;";
+
+    private RenewalScripts() {}
+
+    /** The hash field under which Redisson records the holds of {@code owner} of this client. */
+    static String ownerField(RedissonClient client, long owner) {
+        return client.getId() + ":" + owner;
+    }
+
+    static CompletionStage<Boolean> exclusive(RedissonClient client, String key, String field, long leaseMillis) {
+        return run(client, EXCLUSIVE, key, field, leaseMillis);
+    }
+
+    static CompletionStage<Boolean> read(RedissonClient client, String key, String field, long leaseMillis) {
+        return run(client, READ, key, field, leaseMillis);
+    }
+
+    private static CompletionStage<Boolean> run(
+            RedissonClient client, String script, String key, String field, long leaseMillis) {
+        // Routed by the lock key (its cluster slot); Redisson caches the script and sends EVALSHA.
+        return client.getScript(StringCodec.INSTANCE)
+                .<Boolean>evalAsync(
+                        key,
+                        RScript.Mode.READ_WRITE,
+                        script,
+                        RScript.ReturnType.BOOLEAN,
+                        List.of(key),
+                        Long.toString(leaseMillis),
+                        field);
+    }
+}
