@@ -1,6 +1,5 @@
 package dev.padlock;
 
-import dev.padlock.core.DurationText;
 import java.time.Duration;
 
 /**
@@ -17,7 +16,7 @@ public class LockNotAcquiredException extends LockException {
 
     public LockNotAcquiredException(String lockKey, String method, Duration waited, String reason, Throwable cause) {
         super(
-                "Lock " + lockKey + " for " + method + " not acquired within " + DurationText.format(waited) + ": "
+                "Lock " + lockKey + " for " + method + " not acquired within " + Durations.format(waited) + ": "
                         + reason,
                 cause,
                 cause != null);
