@@ -85,7 +85,19 @@ public interface LockContext {
     /**
      * The fencing token of one key of a multi-key {@link LockType#FENCED} call.
      *
+     * <pre>{@code
+     * @Locked(value = "ledger", key = {"{from}", "{to}"}, type = LockType.FENCED)
+     * public void transfer(String from, String to, long cents) {
+     *     for (String key : lock.keys()) {
+     *         ledger.fence(key, lock.token(key));
+     *     }
+     *     ...
+     * }
+     * }</pre>
+     *
+     * @param key one of {@link #keys()}, e.g. {@code padlock:ledger:A-42}
      * @throws IllegalArgumentException when {@code key} is not one of {@link #keys()}
+     * @throws IllegalStateException outside a locked call, or when the lock type is not {@code FENCED}
      */
     long token(String key);
 }

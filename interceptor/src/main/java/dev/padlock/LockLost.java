@@ -1,6 +1,5 @@
 package dev.padlock;
 
-import dev.padlock.core.config.DurationText;
 import java.time.Duration;
 
 /**
@@ -30,29 +29,28 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
     /** One sentence for a log line or an exception: what was lost, when, why, and what to do. */
     public String describe() {
         String head = "Lock " + lockKey + " for " + method;
-        String after = DurationText.format(heldFor);
-        switch (detectedBy) {
-            case RENEWAL:
-                return head + " was lost " + after + " after it was taken, while the method ran: a lease renewal found"
+        String after = Durations.format(heldFor);
+        return switch (detectedBy) {
+            case RENEWAL ->
+                head + " was lost " + after + " after it was taken, while the method ran: a lease renewal found"
                         + " it expired or taken over (Redis restarted, flushed or failed over, or this JVM paused"
                         + " longer than the lease), so another caller may run at the same time. Protect the data with a"
                         + " FENCED lock's token; if this JVM pauses, raise padlock.watchdog-timeout.";
-            case RELEASE:
-                return head + " was no longer held when the method finished, " + after + " after it was taken: its"
+            case RELEASE ->
+                head + " was no longer held when the method finished, " + after + " after it was taken: its"
                         + " lease ran out or Redis lost it, so another caller may have run at the same time. Use a"
                         + " longer lease-time, or none so Padlock renews the lock while the method runs.";
-            case DEADLINE:
-                return head + " outlived its lease " + after + " after it was taken, while the method ran: no"
+            case DEADLINE ->
+                head + " outlived its lease " + after + " after it was taken, while the method ran: no"
                         + " acquisition or renewal confirmed by Redis covers it any more (a fixed lease-time shorter than"
                         + " the method, or renewals that did not get through: Redis slow or unreachable, or this JVM"
                         + " paused), so another caller may run at the same time. Use a longer lease-time, or none so"
                         + " Padlock renews the lock; call LockContext.checkHeld() before irreversible steps.";
-            case UNCONFIRMED:
-            default:
-                return head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
+            case UNCONFIRMED ->
+                head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
                         + " reached to renew or release it (" + cause + "), so another caller may have run at the"
                         + " same time. Redis frees it when its lease runs out; check that Redis is reachable from here.";
-        }
+        };
     }
 
     /** How a lock loss was found. */
