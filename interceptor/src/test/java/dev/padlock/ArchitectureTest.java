@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package structure of this module (README, "Project layout"): the public API depends on nothing of Padlock's, packages form no
+ * The package structure of this module (README, Project layout): the public API depends on nothing of Padlock's, packages form no
  * cycle, and each internal package depends only on the ones below it. Only this module's main classes are checked:
  * other {@code dev.padlock} packages on the test class path (the test support module) are not part of it.
  */
@@ -109,9 +109,10 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("key", "plan", "client", "setup", "core")
                 .whereLayer("api")
                 .mayOnlyBeAccessedByLayers("config", "shape", "redis", "key", "plan", "client", "setup", "core")
-                .because("dependencies point down the package map (README, "Project layout"), so a change to a lower package"
-                        + " never needs the ones above it: move code that a lower package needs down into it, or"
-                        + " have the upper package hand it over as a value")
+                .because(
+                        "dependencies point down the package map (README, Project layout), so a change to a lower package"
+                                + " never needs the ones above it: move code that a lower package needs down into it, or"
+                                + " have the upper package hand it over as a value")
                 .check(classes);
     }
 
