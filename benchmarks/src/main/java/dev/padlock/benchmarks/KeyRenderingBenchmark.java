@@ -1,5 +1,6 @@
 package dev.padlock.benchmarks;
 
+import dev.padlock.Locked;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
@@ -8,8 +9,6 @@ import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.shape.ReflectedShapes;
-
-import dev.padlock.Locked;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
