@@ -1,17 +1,15 @@
 package dev.padlock.benchmarks;
 
+import dev.padlock.Locked;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.key.KeyRenderer;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.shape.ReflectedShapes;
-
-import dev.padlock.Locked;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -86,10 +84,9 @@ public class KeyRenderingBenchmark {
     private static KeyRenderer renderer(String name) {
         for (Method m : Shapes.class.getDeclaredMethods()) {
             if (m.getName().equals(name)) {
-                List<String> problems = new ArrayList<>();
                 ConfigView config = ConfigView.of(Map.of());
                 LockedMethodValidator validator =
-                        new LockedMethodValidator(PadlockSettings.read(config, problems), config);
+                        new LockedMethodValidator(GlobalDefaults.read(config, new Problems()), config);
                 LockedMethodValidator.Result result =
                         validator.validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)));
                 if (!result.isValid()) {

@@ -9,13 +9,15 @@ import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.InterceptorPriority;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockTypeConflicts;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
@@ -38,7 +40,6 @@ import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -61,19 +62,19 @@ public class PadlockExtension implements Extension {
     private static final System.Logger LOG = System.getLogger(PadlockExtension.class.getName());
 
     private final Map<Method, LockPlan> plans = new LinkedHashMap<>();
-    private final List<String> problems = new ArrayList<>();
+    private final Problems problems = new Problems();
     private final List<NamedLocks.InjectionPoint> namedPoints = new ArrayList<>();
     private boolean applicationHasClient;
 
     private ConfigView config;
-    private PadlockSettings settings;
+    private GlobalDefaults settings;
     private LockedMethodValidator validator;
     private ManagedClient managedClient;
     private PadlockEngine engine;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
-        settings = PadlockSettings.read(config, problems);
+        settings = GlobalDefaults.read(config, problems);
         validator = new LockedMethodValidator(settings, config);
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
         event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
@@ -107,8 +108,11 @@ public class PadlockExtension implements Extension {
         }
         LockPlan earlier = plans.putIfAbsent(method, result.plan());
         if (earlier != null && !earlier.equals(result.plan())) {
-            problems.add(LockedMethodValidator.inheritedConflict(
-                    result.plan().method(), earlier.lockName(), result.plan().lockName()));
+            LockedMethodValidator.inheritedConflict(
+                    problems,
+                    result.plan().method(),
+                    earlier.lockName(),
+                    result.plan().lockName());
         }
     }
 
@@ -132,10 +136,7 @@ public class PadlockExtension implements Extension {
 
     /** Methods a class-level binding applies to; a method-level binding is checked by the validator. */
     private static boolean isBusinessMethod(Method method) {
-        int m = method.getModifiers();
-        return !Modifier.isPrivate(m)
-                && !Modifier.isStatic(m)
-                && !Modifier.isFinal(m)
+        return MethodShape.interceptable(method.getModifiers())
                 && !method.isSynthetic()
                 && method.getDeclaringClass() != Object.class;
     }
@@ -220,7 +221,7 @@ public class PadlockExtension implements Extension {
                 .createWith(c -> engine);
 
         // Every problem at once, so a developer fixes them in one pass rather than one per deployment.
-        for (String problem : problems) {
+        for (String problem : problems.list()) {
             event.addDefinitionError(new DefinitionException(problem));
         }
         if (problems.isEmpty()) {

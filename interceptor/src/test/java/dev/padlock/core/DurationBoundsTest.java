@@ -7,12 +7,12 @@ import dev.padlock.Locked;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.shape.ReflectedShapes;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +52,9 @@ class DurationBoundsTest {
     private List<String> problems(String name) {
         for (var m : Beans.class.getDeclaredMethods()) {
             if (m.getName().equals(name)) {
-                List<String> global = new ArrayList<>();
-                PadlockSettings settings = PadlockSettings.read(ConfigView.of(config), global);
-                assertThat(global).isEmpty();
+                Problems global = new Problems();
+                GlobalDefaults settings = GlobalDefaults.read(ConfigView.of(config), global);
+                assertThat(global.list()).isEmpty();
                 return new LockedMethodValidator(settings, ConfigView.of(config))
                         .validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
                         .problems();
@@ -99,7 +99,7 @@ class DurationBoundsTest {
             if (m.getName().equals("tenYears")) {
                 ConfigView view = ConfigView.of(config);
                 LockedMethodValidator validator =
-                        new LockedMethodValidator(PadlockSettings.read(view, new ArrayList<>()), view);
+                        new LockedMethodValidator(GlobalDefaults.read(view, new Problems()), view);
                 LockPlan plan = validator
                         .validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
                         .plan();
@@ -129,13 +129,13 @@ class DurationBoundsTest {
 
     @Test
     void globalKeysAreRefusedByKey() {
-        List<String> problems = new ArrayList<>();
-        PadlockSettings.read(
+        Problems problems = new Problems();
+        GlobalDefaults.read(
                 ConfigView.of(Map.of("padlock.wait-time", HUGE, "padlock.lease-time", "PT0.0004S")), problems);
-        assertThat(problems)
+        assertThat(problems.list())
                 .containsExactly(
-                        "Invalid padlock.wait-time: '" + HUGE + "' is more than 10 years (3650d); "
-                                + DurationText.SYNTAX + ".",
+                        "Invalid padlock.wait-time: '" + HUGE + "' is more than 10 years (3650d); use 0, 250ms, 5s,"
+                                + " 2m, 1h, 1d or ISO-8601 such as PT5S.",
                         "Invalid padlock.lease-time: 'PT0.0004S' is under 1ms, the smallest lease Redis keeps. Set 1ms"
                                 + " or more, or 'watchdog'.");
     }
@@ -143,19 +143,19 @@ class DurationBoundsTest {
     @Test
     void watchdogTimeoutHasAFloorAndACeiling() {
         for (String bad : new String[] {HUGE, "3651d", "999ms", "PT0.0004S"}) {
-            List<String> problems = new ArrayList<>();
+            Problems problems = new Problems();
             RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", bad)), problems);
-            assertThat(problems)
+            assertThat(problems.list())
                     .as(bad)
                     .singleElement()
                     .asString()
                     .startsWith("Invalid padlock.watchdog-timeout: '" + bad + "'");
         }
         for (String good : new String[] {"1s", "30s", "3650d"}) {
-            List<String> problems = new ArrayList<>();
+            Problems problems = new Problems();
             RedisConnectionSettings s =
                     RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", good)), problems);
-            assertThat(problems).as(good).isEmpty();
+            assertThat(problems.list()).as(good).isEmpty();
             assertThat(s.toRedissonConfig(getClass().getClassLoader()).getLockWatchdogTimeout())
                     .isEqualTo(DurationText.parse(good).toMillis());
         }

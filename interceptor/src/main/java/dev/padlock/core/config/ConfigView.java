@@ -22,12 +22,12 @@ public interface ConfigView {
      * is set (so messages can name it) with its value.
      */
     default Optional<Map.Entry<String, String>> perLock(String lock, String property) {
-        String quoted = "padlock.locks.\"" + lock + "\"." + property;
+        String quoted = ConfigKeys.perLock(lock, property);
         Optional<String> v = get(quoted);
         if (v.isPresent()) {
             return Optional.of(Map.entry(quoted, v.get()));
         }
-        String plain = "padlock.locks." + lock + "." + property;
+        String plain = ConfigKeys.perLockUnquoted(lock, property);
         return get(plain).map(value -> Map.entry(plain, value));
     }
 

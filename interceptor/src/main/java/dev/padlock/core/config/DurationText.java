@@ -8,7 +8,7 @@ import java.util.Locale;
 public final class DurationText {
 
     /** What every message about a bad duration tells the user to write instead. */
-    public static final String SYNTAX = "use 0, 250ms, 5s, 2m, 1h, 1d or ISO-8601 such as PT5S";
+    private static final String SYNTAX = "use 0, 250ms, 5s, 2m, 1h, 1d or ISO-8601 such as PT5S";
 
     /**
      * The longest duration Padlock accepts anywhere: 10 years. No lock needs more, and every duration then fits
@@ -21,7 +21,7 @@ public final class DurationText {
      * The shortest fixed lease: Redis keeps leases in whole milliseconds, and a lease that rounds to 0 would
      * read as "no lease", that is the watchdog.
      */
-    public static final Duration MIN_LEASE = Duration.ofMillis(1);
+    static final Duration MIN_LEASE = Duration.ofMillis(1);
 
     private DurationText() {}
 
@@ -68,26 +68,22 @@ public final class DurationText {
         }
         String unit = s.substring(i).trim().toLowerCase(Locale.ROOT);
         try {
-            switch (unit) {
-                case "ms":
-                    return Duration.ofMillis(amount);
-                case "s":
-                    return Duration.ofSeconds(amount);
-                case "m":
-                    return Duration.ofMinutes(amount);
-                case "h":
-                    return Duration.ofHours(amount);
-                case "d":
-                    return Duration.ofDays(amount);
-                case "":
-                    if (amount == 0) {
-                        return Duration.ZERO;
+            return switch (unit) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                case "d" -> Duration.ofDays(amount);
+                case "" -> {
+                    if (amount != 0) {
+                        throw new IllegalArgumentException("'" + original + "' has no unit; " + SYNTAX);
                     }
-                    throw new IllegalArgumentException("'" + original + "' has no unit; " + SYNTAX);
-                default:
+                    yield Duration.ZERO;
+                }
+                default ->
                     throw new IllegalArgumentException(
                             "'" + original + "' has an unknown unit '" + unit + "'; " + SYNTAX);
-            }
+            };
         } catch (ArithmeticException e) {
             throw tooLarge(original);
         }
@@ -95,19 +91,6 @@ public final class DurationText {
 
     private static IllegalArgumentException tooLarge(String text) {
         return new IllegalArgumentException("'" + text + "' is more than 10 years (" + MAX.toDays() + "d); " + SYNTAX);
-    }
-
-    /**
-     * Why a fixed lease cannot be used, or {@code null} when it can; for leases already {@link #parse parsed}.
-     */
-    public static String leaseProblem(String text, Duration lease) {
-        if (lease.isZero()) {
-            return "a lease of 0 would free the lock at once";
-        }
-        if (lease.compareTo(MIN_LEASE) < 0) {
-            return "'" + text.trim() + "' is under 1ms, the smallest lease Redis keeps";
-        }
-        return null;
     }
 
     /** A short human form for messages: {@code 0ms}, {@code 250ms}, {@code 5s}, {@code 2m30s}. */

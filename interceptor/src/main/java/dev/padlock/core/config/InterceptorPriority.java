@@ -1,7 +1,6 @@
 package dev.padlock.core.config;
 
 import jakarta.interceptor.Interceptor;
-import java.util.List;
 import java.util.OptionalInt;
 
 /**
@@ -11,7 +10,8 @@ import java.util.OptionalInt;
  */
 public final class InterceptorPriority {
 
-    public static final String KEY = "padlock.interceptor-priority";
+    private static final String KEY = ConfigKeys.INTERCEPTOR_PRIORITY;
+
     public static final int DEFAULT = Interceptor.Priority.PLATFORM_BEFORE + 100;
     /** JTA's {@code @Transactional} interceptor. */
     static final int TRANSACTIONAL = Interceptor.Priority.PLATFORM_BEFORE + 200;
@@ -21,7 +21,7 @@ public final class InterceptorPriority {
     private InterceptorPriority() {}
 
     /** The configured priority, if one is set and valid; a bad value is a problem naming the key. */
-    public static OptionalInt read(ConfigView config, List<String> problems) {
+    public static OptionalInt read(ConfigView config, Problems problems) {
         var value = config.get(KEY);
         if (value.isEmpty()) {
             return OptionalInt.empty();
@@ -30,8 +30,10 @@ public final class InterceptorPriority {
         try {
             priority = Integer.parseInt(value.get().trim());
         } catch (NumberFormatException e) {
-            problems.add("Invalid " + KEY + ": '" + value.get() + "' is not a whole number. Use e.g. " + DEFAULT
-                    + " (the default, outside @Transactional at " + TRANSACTIONAL + ").");
+            problems.invalidKey(
+                    KEY,
+                    "'" + value.get() + "' is not a whole number",
+                    "Use e.g. " + DEFAULT + " (the default, outside @Transactional at " + TRANSACTIONAL + ")");
             return OptionalInt.empty();
         }
         if (priority >= TRANSACTIONAL) {

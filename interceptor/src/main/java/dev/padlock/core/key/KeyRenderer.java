@@ -106,17 +106,10 @@ public final class KeyRenderer {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
-                case '{':
-                    out.append("%7B");
-                    break;
-                case '}':
-                    out.append("%7D");
-                    break;
-                case '%':
-                    out.append("%25");
-                    break;
-                default:
-                    out.append(c);
+                case '{' -> out.append("%7B");
+                case '}' -> out.append("%7D");
+                case '%' -> out.append("%25");
+                default -> out.append(c);
             }
         }
     }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A parsed key template such as <code>"eu-{order.customer.id}"</code>: literal text and placeholders. Parsing is
- * pure; binding placeholders to parameters happens at deployment (the plan package).
+ * pure; binding placeholders to parameters happens at deployment ({@link KeyBinder}).
  */
 public record KeyTemplate(String source, List<Part> parts) {
 

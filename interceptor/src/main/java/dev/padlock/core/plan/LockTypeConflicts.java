@@ -1,13 +1,13 @@
 package dev.padlock.core.plan;
 
 import dev.padlock.LockType;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
-import java.util.ArrayList;
+import dev.padlock.core.config.Problems;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 public final class LockTypeConflicts {
 
     private static final String REASON = "Redisson's locks of different types do not see each other's holders on"
-            + " one Redis key, so both could run at once, or a waiter could miss the release and time out.";
+            + " one Redis key, so both could run at once, or a waiter could miss the release and time out";
 
     private LockTypeConflicts() {}
 
@@ -44,15 +44,18 @@ public final class LockTypeConflicts {
         byName.forEach((name, uses) ->
                 sorted.put(name, uses.values().stream().sorted(Use.ORDER).collect(Collectors.toList())));
 
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         // One name, one type, even where one use is keyed and another not and their keys cannot meet: a name is
         // one lock to its readers and to padlock.locks."<name>".type, which sets every use of it at once.
         sorted.forEach((name, uses) -> {
             if (uses.stream().map(Use::family).distinct().count() > 1) {
-                problems.add(uses.get(0).subject + ": the lock \"" + name + "\" is taken with different types: "
-                        + uses.stream().map(u -> u.type + " by " + u.by).collect(Collectors.joining(", ")) + ". "
-                        + REASON + " Use one type for every lock named \"" + name + "\" (READ and WRITE may share"
-                        + " one), or give the locks different names.");
+                problems.invalid(
+                        uses.get(0).subject,
+                        "the lock \"" + name + "\" is taken with different types: "
+                                + uses.stream().map(u -> u.type + " by " + u.by).collect(Collectors.joining(", "))
+                                + ". " + REASON,
+                        "Use one type for every lock named \"" + name + "\" (READ and WRITE may share one), or give"
+                                + " the locks different names");
             }
         });
         // A rendered key may be any text, ':' included, so "stock" keyed by {sku} reaches "padlock:stock:eu-42",
@@ -64,14 +67,14 @@ public final class LockTypeConflicts {
             String extended = name + ":";
             for (Map.Entry<String, List<Use>> longer :
                     sorted.subMap(extended, name + ";").entrySet()) {
-                reachable(uses, longer.getValue(), extended).ifPresent(problems::add);
+                reachable(uses, longer.getValue(), extended, problems);
             }
         });
-        return List.copyOf(problems);
+        return problems.list();
     }
 
     /** The first keyed use of the shorter name whose type differs from uses of the longer one, if any. */
-    private static Optional<String> reachable(List<Use> shorter, List<Use> longer, String extended) {
+    private static void reachable(List<Use> shorter, List<Use> longer, String extended, Problems problems) {
         for (Use keyed : shorter) {
             if (!keyed.keyed) {
                 continue;
@@ -83,20 +86,22 @@ public final class LockTypeConflicts {
                 continue;
             }
             Use first = others.get(0);
-            return Optional.of(keyed.subject + ": its keys " + keyed.base + ":<key> can be "
-                    + (first.keyed ? "the keys " + first.base + ":<key>" : first.base) + ", locked as "
-                    + others.stream().map(u -> u.type + " by " + u.by).collect(Collectors.joining(", "))
-                    + ", and as " + keyed.type + " here. " + REASON + " Use one type for both, or a name for one of"
-                    + " them that does not start with \"" + extended + "\".");
+            problems.invalid(
+                    keyed.subject,
+                    "its keys " + keyed.base + ":<key> can be "
+                            + (first.keyed ? "the keys " + first.base + ":<key>" : first.base) + ", locked as "
+                            + others.stream().map(u -> u.type + " by " + u.by).collect(Collectors.joining(", "))
+                            + ", and as " + keyed.type + " here. " + REASON,
+                    "Use one type for both, or a name for one of them that does not start with \"" + extended + "\"");
+            return;
         }
-        return Optional.empty();
     }
 
     /**
      * One method or named bean using a lock name.
      *
      * @param type the effective type as messages show it, naming the config key that set it
-     * @param subject how a message about this use begins
+     * @param subject what a message about this use is about (see {@link Problems#invalid})
      * @param by how other messages name it
      */
     private record Use(
@@ -122,7 +127,7 @@ public final class LockTypeConflicts {
                     family(type),
                     type.name() + configured(plan.lockName(), config),
                     true,
-                    "Invalid @Locked.type on " + plan.method(),
+                    Problems.member(plan.method(), "type"),
                     plan.method());
         }
 
@@ -138,8 +143,7 @@ public final class LockTypeConflicts {
                     readWrite ? "READ/WRITE" : family(lock.type()),
                     type,
                     false,
-                    "Invalid @Named(\"" + lock.name() + "\") " + lock.kind().simpleName() + " injection point "
-                            + lock.where(),
+                    "@Named(\"" + lock.name() + "\") " + lock.kind().simpleName() + " injection point " + lock.where(),
                     "the " + lock.kind().simpleName() + " injected at " + lock.where());
         }
 
@@ -148,7 +152,7 @@ public final class LockTypeConflicts {
         }
 
         private static String configured(String name, ConfigView config) {
-            return config.perLock(name, "type")
+            return config.perLock(name, ConfigKeys.TYPE)
                     .map(e -> " (" + e.getKey() + ")")
                     .orElse("");
         }

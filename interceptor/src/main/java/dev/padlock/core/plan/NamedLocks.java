@@ -1,18 +1,24 @@
 package dev.padlock.core.plan;
 
 import dev.padlock.LockType;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.EnumSetting;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
+import dev.padlock.core.config.SettingValues;
 import dev.padlock.core.redis.LockKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RLock;
+import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -24,29 +30,31 @@ public final class NamedLocks {
 
     /** The injectable lock types. */
     public enum Kind {
-        LOCK("org.redisson.api.RLock", EnumSet.of(LockType.REENTRANT, LockType.FAIR, LockType.SPIN, LockType.FENCED)),
-        READ_WRITE("org.redisson.api.RReadWriteLock", EnumSet.noneOf(LockType.class)),
-        FENCED("org.redisson.api.RFencedLock", EnumSet.of(LockType.FENCED));
+        LOCK(RLock.class, EnumSet.of(LockType.REENTRANT, LockType.FAIR, LockType.SPIN, LockType.FENCED)),
+        READ_WRITE(RReadWriteLock.class, EnumSet.noneOf(LockType.class)),
+        FENCED(RFencedLock.class, EnumSet.of(LockType.FENCED));
 
-        private final String typeName;
+        private final Class<?> type;
         private final Set<LockType> configurable;
 
-        Kind(String typeName, Set<LockType> configurable) {
-            this.typeName = typeName;
+        Kind(Class<?> type, Set<LockType> configurable) {
+            this.type = type;
             this.configurable = configurable;
         }
 
-        public String typeName() {
-            return typeName;
+        /** The injected interface: the type of the bean to declare. */
+        public Class<?> type() {
+            return type;
         }
 
         public String simpleName() {
-            return typeName.substring(typeName.lastIndexOf('.') + 1);
+            return type.getSimpleName();
         }
 
+        /** The kind of an injection point's raw type, by name (Jandex has no classes). */
         public static Optional<Kind> ofTypeName(String name) {
             for (Kind k : values()) {
-                if (k.typeName.equals(name)) {
+                if (k.type.getName().equals(name)) {
                     return Optional.of(k);
                 }
             }
@@ -70,15 +78,11 @@ public final class NamedLocks {
     public record NamedLock(String name, Kind kind, LockType type, String redisKey, String where) {
 
         public Object create(RedissonClient client) {
-            switch (kind) {
-                case READ_WRITE:
-                    return client.getReadWriteLock(redisKey);
-                case FENCED:
-                    return client.getFencedLock(redisKey);
-                case LOCK:
-                default:
-                    return LockKind.of(type).lock(client, redisKey);
-            }
+            return switch (kind) {
+                case READ_WRITE -> client.getReadWriteLock(redisKey);
+                case FENCED -> client.getFencedLock(redisKey);
+                case LOCK -> LockKind.of(type).lock(client, redisKey);
+            };
         }
     }
 
@@ -87,22 +91,21 @@ public final class NamedLocks {
     private NamedLocks() {}
 
     /** Plans one bean per (name, kind), sorted by name, and reports every misuse. */
-    public static Result plan(List<InjectionPoint> points, PadlockSettings global, ConfigView config) {
-        List<String> problems = new ArrayList<>();
+    public static Result plan(List<InjectionPoint> points, GlobalDefaults global, ConfigView config) {
+        Problems problems = new Problems();
         Map<String, Map<Kind, List<InjectionPoint>>> byName = new TreeMap<>();
         for (InjectionPoint p : points) {
             String name = p.name() == null ? "" : p.name().trim();
+            String simple = p.kind().simpleName();
             if (name.isEmpty()) {
-                problems.add("Invalid @Named " + p.kind().simpleName() + " injection point " + p.where()
-                        + ": the lock name is empty. Name it, as in @Inject @Named(\"orders\") "
-                        + p.kind().simpleName()
-                        + " ordersLock.");
+                problems.invalid(
+                        "@Named " + simple + " injection point " + p.where(),
+                        "the lock name is empty",
+                        "Name it, as in @Inject @Named(\"orders\") " + simple + " ordersLock");
                 continue;
             }
-            if (name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
-                problems.add("Invalid @Named(\"" + name + "\") " + p.kind().simpleName() + " injection point "
-                        + p.where() + ": '{' and '}' would make Redis Cluster hash Redisson's side keys of the lock"
-                        + " to other slots than the lock. Remove the braces.");
+            if (!SettingValues.hasNoHashTag(
+                    "@Named(\"" + name + "\") " + simple + " injection point " + p.where(), name, problems)) {
                 continue;
             }
             byName.computeIfAbsent(name, n -> new TreeMap<>())
@@ -112,13 +115,15 @@ public final class NamedLocks {
         List<NamedLock> locks = new ArrayList<>();
         byName.forEach((name, kinds) -> {
             if (kinds.size() > 1) {
-                problems.add("Invalid @Named(\"" + name + "\") lock injection points: "
-                        + kinds.entrySet().stream()
-                                .map(e -> e.getKey().simpleName() + " at "
-                                        + e.getValue().get(0).where())
-                                .collect(Collectors.joining(" and "))
-                        + " would share the Redis key " + global.keyPrefix() + name
-                        + " as different structures. Give each kind of lock its own name.");
+                problems.invalid(
+                        "@Named(\"" + name + "\") lock injection points",
+                        kinds.entrySet().stream()
+                                        .map(e -> e.getKey().simpleName() + " at "
+                                                + e.getValue().get(0).where())
+                                        .collect(Collectors.joining(" and "))
+                                + " would share the Redis key " + global.keyPrefix() + name
+                                + " as different structures",
+                        "Give each kind of lock its own name");
                 return;
             }
             Kind kind = kinds.keySet().iterator().next();
@@ -126,34 +131,27 @@ public final class NamedLocks {
             LockType type = type(name, kind, first, config, problems);
             locks.add(new NamedLock(name, kind, type, global.keyPrefix() + name, first.where()));
         });
-        return new Result(List.copyOf(locks), List.copyOf(problems));
+        return new Result(List.copyOf(locks), problems.list());
     }
 
-    private static LockType type(
-            String name, Kind kind, InjectionPoint where, ConfigView config, List<String> problems) {
+    /** {@code padlock.locks."<name>".type}, where the kind of lock leaves a type to choose. */
+    private static LockType type(String name, Kind kind, InjectionPoint where, ConfigView config, Problems problems) {
         LockType fallback = kind == Kind.FENCED ? LockType.FENCED : LockType.REENTRANT;
-        Optional<Map.Entry<String, String>> setting = config.perLock(name, "type");
+        Optional<Map.Entry<String, String>> setting = config.perLock(name, ConfigKeys.TYPE);
         if (setting.isEmpty()) {
             return fallback;
         }
-        String value = setting.get().getValue().trim().toUpperCase(Locale.ROOT);
-        LockType type = null;
-        for (LockType t : LockType.values()) {
-            if (t.name().equals(value)) {
-                type = t;
-            }
+        Optional<LockType> type = EnumSetting.LOCK_TYPE.parse(setting.get().getValue());
+        if (type.isPresent() && kind.configurable.contains(type.get())) {
+            return type.get();
         }
-        if (type == null || !kind.configurable.contains(type)) {
-            String allowed = kind.configurable.isEmpty()
-                    ? "Remove it: an " + kind.simpleName() + " has no type to choose (use readLock() or writeLock())"
-                    : "Use one of "
-                            + kind.configurable.stream()
-                                    .map(t -> t.name().toLowerCase(Locale.ROOT))
-                                    .collect(Collectors.joining(", "));
-            problems.add("Invalid " + setting.get().getKey() + " for the " + kind.simpleName() + " injected at "
-                    + where.where() + ": '" + setting.get().getValue() + "' does not apply. " + allowed + ".");
-            return fallback;
-        }
-        return type;
+        problems.invalid(
+                setting.get().getKey() + " for the " + kind.simpleName() + " injected at " + where.where(),
+                "'" + setting.get().getValue() + "' does not apply",
+                kind.configurable.isEmpty()
+                        ? "Remove it: an " + kind.simpleName()
+                                + " has no type to choose (use readLock() or writeLock())"
+                        : "Use one of " + EnumSetting.choices(kind.configurable));
+        return fallback;
     }
 }

@@ -1,6 +1,9 @@
 package dev.padlock.core.plan;
 
+import dev.padlock.core.config.Problems;
+import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.TypeShape;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -40,7 +43,7 @@ public enum ReturnKind {
     }
 
     /** Types whose work runs after the method returns; a method must declare exactly one of them to be held across it. */
-    static final java.util.List<String> DEFERRED = java.util.List.of(
+    static final List<String> DEFERRED = List.of(
             "java.util.concurrent.CompletionStage",
             "io.smallrye.mutiny.Uni",
             "io.smallrye.mutiny.Multi",
@@ -78,28 +81,49 @@ public enum ReturnKind {
         if (type.isPrimitive()) {
             return PRIMITIVE;
         }
-        switch (type.name()) {
-            case "java.util.Optional":
-                return OPTIONAL;
-            case "java.util.OptionalInt":
-                return OPTIONAL_INT;
-            case "java.util.OptionalLong":
-                return OPTIONAL_LONG;
-            case "java.util.OptionalDouble":
-                return OPTIONAL_DOUBLE;
-            case "java.util.concurrent.CompletionStage":
-            case "java.util.concurrent.CompletableFuture":
-                return COMPLETION_STAGE;
-            case "io.smallrye.mutiny.Uni":
-                return UNI;
-            case "io.smallrye.mutiny.Multi":
-                return MULTI;
-            case "java.util.concurrent.Flow$Publisher":
-                return FLOW_PUBLISHER;
-            case "org.reactivestreams.Publisher":
-                return REACTIVE_STREAMS_PUBLISHER;
-            default:
-                return BLOCKING;
+        return switch (type.name()) {
+            case "java.util.Optional" -> OPTIONAL;
+            case "java.util.OptionalInt" -> OPTIONAL_INT;
+            case "java.util.OptionalLong" -> OPTIONAL_LONG;
+            case "java.util.OptionalDouble" -> OPTIONAL_DOUBLE;
+            case "java.util.concurrent.CompletionStage", "java.util.concurrent.CompletableFuture" -> COMPLETION_STAGE;
+            case "io.smallrye.mutiny.Uni" -> UNI;
+            case "io.smallrye.mutiny.Multi" -> MULTI;
+            case "java.util.concurrent.Flow$Publisher" -> FLOW_PUBLISHER;
+            case "org.reactivestreams.Publisher" -> REACTIVE_STREAMS_PUBLISHER;
+            default -> BLOCKING;
+        };
+    }
+
+    /**
+     * The kind of a method's return type, checked: a subtype of a deferred type is refused (its work would run
+     * after the lock is released), and so is a reactive type without the library Padlock holds it with.
+     */
+    static ReturnKind checked(MethodShape method, Problems problems) {
+        TypeShape returned = method.returnType();
+        ReturnKind kind = of(returned);
+        if (kind == BLOCKING) {
+            for (String deferred : DEFERRED) {
+                if (!returned.name().equals(deferred) && returned.isAssignableTo(deferred)) {
+                    String simple = deferred.substring(deferred.lastIndexOf('.') + 1);
+                    problems.invalidMethod(
+                            method.display(),
+                            "it returns " + returned.name() + ", a " + simple
+                                    + " subtype whose work runs after the method returns",
+                            "Declare the return type as CompletionStage, CompletableFuture, Uni, Multi or"
+                                    + " Publisher (held until the result completes), or a plain value");
+                    return kind;
+                }
+            }
         }
+        String missing = kind.missingLibrary(ReturnKind.class.getClassLoader());
+        if (missing != null) {
+            problems.invalidMethod(
+                    method.display(),
+                    "it returns " + returned.name() + ", and Padlock holds locks across reactive types with"
+                            + " Mutiny, which it cannot find",
+                    "Add the dependency " + missing + " next to Padlock");
+        }
+        return kind;
     }
 }

@@ -1,5 +1,6 @@
 package dev.padlock.core.shape;
 
+import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -18,8 +19,16 @@ public interface MethodShape {
 
     TypeShape returnType();
 
-    /** Whether a container can intercept it: not private, static or final. */
+    /** Whether a container can intercept it: see {@link #interceptable(int)}. */
     boolean isInterceptable();
+
+    /**
+     * The one rule for which methods a container intercepts, over reflection's and Jandex's modifier flags alike:
+     * not private, static or final.
+     */
+    static boolean interceptable(int modifiers) {
+        return !Modifier.isPrivate(modifiers) && !Modifier.isStatic(modifiers) && !Modifier.isFinal(modifiers);
+    }
 
     /** {@code com.acme.Inventory#reserve(String, int)}: how every message names the method. */
     default String display() {

@@ -60,8 +60,7 @@ public final class ReflectedShapes {
 
         @Override
         public boolean isInterceptable() {
-            int m = method.getModifiers();
-            return !Modifier.isPrivate(m) && !Modifier.isStatic(m) && !Modifier.isFinal(m);
+            return MethodShape.interceptable(method.getModifiers());
         }
     }
 
@@ -75,11 +74,6 @@ public final class ReflectedShapes {
         @Override
         public boolean isPrimitive() {
             return type.isPrimitive() && type != void.class;
-        }
-
-        @Override
-        public boolean isVoid() {
-            return type == void.class;
         }
 
         @Override

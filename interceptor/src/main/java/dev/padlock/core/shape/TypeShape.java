@@ -24,34 +24,22 @@ public interface TypeShape {
 
     /** The element of an array descriptor such as {@code Ljava.lang.String;} or {@code I}. */
     private static String elementName(String descriptor) {
-        switch (descriptor.charAt(0)) {
-            case 'L':
-                return descriptor.substring(1, descriptor.length() - 1);
-            case 'Z':
-                return "boolean";
-            case 'B':
-                return "byte";
-            case 'C':
-                return "char";
-            case 'S':
-                return "short";
-            case 'I':
-                return "int";
-            case 'J':
-                return "long";
-            case 'F':
-                return "float";
-            case 'D':
-                return "double";
-            default:
-                return descriptor;
-        }
+        return switch (descriptor.charAt(0)) {
+            case 'L' -> descriptor.substring(1, descriptor.length() - 1);
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            default -> descriptor;
+        };
     }
 
     /** True for the eight primitives; false for {@code void}. */
     boolean isPrimitive();
-
-    boolean isVoid();
 
     boolean isArray();
 

@@ -3,9 +3,9 @@ package dev.padlock.core.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.Problems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,16 +18,16 @@ class RedisConnectionSettingsTest {
     private static final String SECRET = "s3cr3t-Pa55";
 
     private static List<String> problems(Map<String, String> values) {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings.read(ConfigView.of(values), problems);
-        return problems;
+        return problems.list();
     }
 
     @Test
     void defaultsToALocalSingleServer() {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings s = RedisConnectionSettings.read(ConfigView.of(Map.of()), problems);
-        assertThat(problems).isEmpty();
+        assertThat(problems.list()).isEmpty();
         Config config = s.toRedissonConfig(getClass().getClassLoader());
         assertThat(config.useSingleServer().getAddress()).isEqualTo("redis://127.0.0.1:6379");
         assertThat(config.getLockWatchdogTimeout()).isEqualTo(30_000);
@@ -77,10 +77,10 @@ class RedisConnectionSettingsTest {
                 .contains("'***@h:1' needs a scheme")
                 .doesNotContain(SECRET);
 
-        List<String> none = new ArrayList<>();
+        Problems none = new Problems();
         RedisConnectionSettings s = RedisConnectionSettings.read(
                 ConfigView.of(Map.of("padlock.redis.password", SECRET, "padlock.redis.username", "app")), none);
-        assertThat(none).isEmpty();
+        assertThat(none.list()).isEmpty();
         assertThat(s.toString()).doesNotContain(SECRET).contains("password set");
         assertThat(s.describe()).doesNotContain(SECRET);
         assertThat(s.toRedissonConfig(getClass().getClassLoader()).getPassword())
@@ -89,7 +89,7 @@ class RedisConnectionSettingsTest {
 
     @Test
     void clusterAndSentinelConfigsCarryTheirNodes() {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         Config cluster = RedisConnectionSettings.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.mode", "cluster", "padlock.redis.nodes", "redis://a:1, redis://b:2")),
@@ -106,16 +106,16 @@ class RedisConnectionSettingsTest {
                 .toRedissonConfig(getClass().getClassLoader());
         assertThat(sentinel.useSentinelServers().getMasterName()).isEqualTo("mymaster");
         assertThat(sentinel.useSentinelServers().getDatabase()).isEqualTo(2);
-        assertThat(problems).isEmpty();
+        assertThat(problems.list()).isEmpty();
     }
 
     @Test
     void aMissingConfigFileIsADeploymentProblem() {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings s = RedisConnectionSettings.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", "nowhere.yaml")), problems);
         s.checkConfigFile(getClass().getClassLoader(), problems);
-        assertThat(problems)
+        assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith(
@@ -125,7 +125,7 @@ class RedisConnectionSettingsTest {
     @Test
     void hostNamesWithUnderscoresAreAddresses() {
         // Docker Compose service names; java.net.URI has no host for them, Redisson's parser has.
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         Config single = RedisConnectionSettings.read(
                         ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:6379")), problems)
                 .toRedissonConfig(getClass().getClassLoader());
@@ -136,7 +136,7 @@ class RedisConnectionSettingsTest {
                                         "redis://redis_node_1:7000, rediss://app:pw@redis_node_2.local:7001")),
                         problems)
                 .toRedissonConfig(getClass().getClassLoader());
-        assertThat(problems).isEmpty();
+        assertThat(problems.list()).isEmpty();
         assertThat(single.useSingleServer().getAddress()).isEqualTo("redis://redis_master:6379");
         assertThat(cluster.useClusterServers().getNodeAddresses())
                 .containsExactly("redis://redis_node_1:7000", "rediss://app:pw@redis_node_2.local:7001");
@@ -169,11 +169,11 @@ class RedisConnectionSettingsTest {
         Path yaml = dir.resolve("redisson.yaml");
         Files.writeString(
                 yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  password: " + SECRET + ": oops\n");
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings s = RedisConnectionSettings.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
         s.checkConfigFile(getClass().getClassLoader(), problems);
-        assertThat(problems)
+        assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.redis.config-file: '" + yaml + "' is not valid YAML at line 3, column")
@@ -186,11 +186,11 @@ class RedisConnectionSettingsTest {
         Path yaml = dir.resolve("redisson.yaml");
         Files.writeString(
                 yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  database: " + SECRET + "\n");
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings s = RedisConnectionSettings.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
         s.checkConfigFile(getClass().getClassLoader(), problems);
-        assertThat(problems)
+        assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.redis.config-file: '" + yaml + "'")
@@ -219,7 +219,7 @@ class RedisConnectionSettingsTest {
         Files.writeString(
                 yaml, "lockWatchdogTimeout: 7000\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
         ClassLoader loader = getClass().getClassLoader();
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         Config fromFile = RedisConnectionSettings.read(
                         ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
                 .toRedissonConfig(loader);
@@ -230,7 +230,7 @@ class RedisConnectionSettingsTest {
                 .toRedissonConfig(loader);
         Config neither =
                 RedisConnectionSettings.read(ConfigView.of(Map.of()), problems).toRedissonConfig(loader);
-        assertThat(problems).isEmpty();
+        assertThat(problems.list()).isEmpty();
         assertThat(fromFile.getLockWatchdogTimeout()).isEqualTo(7_000);
         assertThat(explicit.getLockWatchdogTimeout()).isEqualTo(11_000);
         assertThat(neither.getLockWatchdogTimeout()).isEqualTo(30_000);
@@ -241,23 +241,23 @@ class RedisConnectionSettingsTest {
         Path yaml = dir.resolve("redisson.yaml");
         Files.writeString(
                 yaml, "lockWatchdogTimeout: 100\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
                 .checkConfigFile(getClass().getClassLoader(), problems);
-        assertThat(problems)
+        assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith("Invalid lockWatchdogTimeout in padlock.redis.config-file '" + yaml + "': 100 ms is under"
                         + " 1s")
                 .contains("padlock.watchdog-timeout");
 
-        List<String> overridden = new ArrayList<>();
+        Problems overridden = new Problems();
         RedisConnectionSettings.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.config-file", yaml.toString(), "padlock.watchdog-timeout", "30s")),
                         overridden)
                 .checkConfigFile(getClass().getClassLoader(), overridden);
-        assertThat(overridden).isEmpty();
+        assertThat(overridden.list()).isEmpty();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.padlock.core.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.Problems;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import io.netty.resolver.AddressResolver;
@@ -13,7 +14,6 @@ import io.netty.util.concurrent.Promise;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,12 +35,12 @@ class UnderscoreHostConnectionTest {
 
     @Test
     void locksThroughAHostNameWithAnUnderscore(RedisServer server) {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         Config config = RedisConnectionSettings.read(
                         ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:" + server.port())),
                         problems)
                 .toRedissonConfig(getClass().getClassLoader());
-        assertThat(problems).isEmpty();
+        assertThat(problems.list()).isEmpty();
 
         List<String> resolved = new CopyOnWriteArrayList<>();
         config.setAddressResolverGroupFactory((datagram, socket, nameServers) -> new AddressResolverGroup<>() {

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.padlock.LockException;
 import dev.padlock.Locked;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
@@ -59,7 +60,7 @@ class KeyRendererTest {
             }
         }
         LockedMethodValidator validator = new LockedMethodValidator(
-                PadlockSettings.read(ConfigView.of(Map.of()), new java.util.ArrayList<>()), ConfigView.of(Map.of()));
+                GlobalDefaults.read(ConfigView.of(Map.of()), new Problems()), ConfigView.of(Map.of()));
         LockedMethodValidator.Result result =
                 validator.validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)));
         assertThat(result.problems()).isEmpty();

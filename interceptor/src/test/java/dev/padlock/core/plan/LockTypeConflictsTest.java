@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.shape.ReflectedShapes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,7 +65,7 @@ class LockTypeConflictsTest {
 
     private List<String> conflicts(String... methods) {
         ConfigView view = ConfigView.of(config);
-        PadlockSettings global = PadlockSettings.read(view, new ArrayList<>());
+        GlobalDefaults global = GlobalDefaults.read(view, new Problems());
         LockedMethodValidator validator = new LockedMethodValidator(global, view);
         List<LockPlan> plans = new ArrayList<>();
         for (String name : methods) {

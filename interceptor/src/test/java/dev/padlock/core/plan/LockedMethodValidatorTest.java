@@ -6,13 +6,13 @@ import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
 import dev.padlock.core.shape.TypeShape;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,9 +219,9 @@ class LockedMethodValidatorTest {
     }
 
     private LockedMethodValidator.Result validate(MethodShape shape, LockedSpec spec) {
-        List<String> globalProblems = new ArrayList<>();
-        PadlockSettings global = PadlockSettings.read(ConfigView.of(config), globalProblems);
-        assertThat(globalProblems).isEmpty();
+        Problems globalProblems = new Problems();
+        GlobalDefaults global = GlobalDefaults.read(ConfigView.of(config), globalProblems);
+        assertThat(globalProblems.list()).isEmpty();
         return new LockedMethodValidator(global, ConfigView.of(config)).validate(shape, spec);
     }
 
@@ -404,7 +404,7 @@ class LockedMethodValidatorTest {
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.locks.\"stock\".on-lease-lost (lock of ")
-                .contains("'explode'", "'warn'", "'throw'");
+                .contains("'explode' is not a policy for a lost lock. Use one of warn, throw (warn reports");
     }
 
     @Test
@@ -500,13 +500,17 @@ class LockedMethodValidatorTest {
 
     @Test
     void globalSettingsProblemsNameTheirKeys() {
-        List<String> problems = new ArrayList<>();
-        PadlockSettings.read(
+        Problems found = new Problems();
+        GlobalDefaults.read(
                 ConfigView.of(
                         Map.of("padlock.key-prefix", "{app}:", "padlock.wait-time", "x", "padlock.lease-time", "0")),
-                problems);
+                found);
+        List<String> problems = found.list();
         assertThat(problems).hasSize(3);
-        assertThat(problems.get(0)).startsWith("Invalid padlock.key-prefix '{app}:'");
+        assertThat(problems.get(0))
+                .isEqualTo("Invalid padlock.key-prefix: '{app}:' contains '{' or '}', which Redis Cluster reads as a"
+                        + " hash tag and which would put Redisson's side keys of the lock in another slot than the"
+                        + " lock. Remove the braces.");
         assertThat(problems.get(1)).startsWith("Invalid padlock.wait-time: 'x'");
         assertThat(problems.get(2)).startsWith("Invalid padlock.lease-time: a lease of 0");
     }

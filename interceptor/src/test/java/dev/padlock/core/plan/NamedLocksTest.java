@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockType;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
-import java.util.ArrayList;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class NamedLocksTest {
 
     private static NamedLocks.Result plan(Map<String, String> config, NamedLocks.InjectionPoint... points) {
-        PadlockSettings global = PadlockSettings.read(ConfigView.of(config), new ArrayList<>());
+        GlobalDefaults global = GlobalDefaults.read(ConfigView.of(config), new Problems());
         return NamedLocks.plan(List.of(points), global, ConfigView.of(config));
     }
 

@@ -57,8 +57,7 @@ final class JandexShapes {
 
         @Override
         public boolean isInterceptable() {
-            short flags = method.flags();
-            return !Modifier.isPrivate(flags) && !Modifier.isStatic(flags) && !Modifier.isFinal(flags);
+            return MethodShape.interceptable(method.flags());
         }
     }
 
@@ -77,11 +76,6 @@ final class JandexShapes {
         @Override
         public boolean isPrimitive() {
             return type.kind() == Type.Kind.PRIMITIVE;
-        }
-
-        @Override
-        public boolean isVoid() {
-            return type.kind() == Type.Kind.VOID;
         }
 
         @Override

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.quarkus.PadlockBuildTimeConfig;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
@@ -35,10 +35,7 @@ class PadlockDevServicesProcessor {
     private static final Logger LOG = Logger.getLogger(PadlockDevServicesProcessor.class);
 
     private static final List<String> PADLOCK_CONNECTION_KEYS = List.of(
-            RedisConnectionSettings.ADDRESS,
-            RedisConnectionSettings.MODE,
-            RedisConnectionSettings.NODES,
-            RedisConnectionSettings.CONFIG_FILE);
+            ConfigKeys.REDIS_ADDRESS, ConfigKeys.REDIS_MODE, ConfigKeys.REDIS_NODES, ConfigKeys.REDIS_CONFIG_FILE);
 
     /** The Quarkus Redis client's own Dev Service label, whose containers Padlock can share too. */
     static final String QUARKUS_REDIS_LABEL = "quarkus-dev-service-redis";
@@ -90,7 +87,7 @@ class PadlockDevServicesProcessor {
                 services.produce(DevServicesResultBuildItem.discovered()
                         .feature(PadlockProcessor.FEATURE)
                         .containerId(shared.getId())
-                        .config(Map.of(RedisConnectionSettings.ADDRESS, "redis://" + shared.getUrl()))
+                        .config(Map.of(ConfigKeys.REDIS_ADDRESS, "redis://" + shared.getUrl()))
                         .build());
                 return;
             case START_CONTAINER:
@@ -104,8 +101,7 @@ class PadlockDevServicesProcessor {
                                 dev.shared() && devMode,
                                 dev.serviceName(),
                                 dev.containerEnv()))
-                        .configProvider(
-                                Map.of(RedisConnectionSettings.ADDRESS, RedisContainerService::getConnectionInfo))
+                        .configProvider(Map.of(ConfigKeys.REDIS_ADDRESS, RedisContainerService::getConnectionInfo))
                         .build());
                 return;
             case START_PROCESS:
@@ -115,7 +111,7 @@ class PadlockDevServicesProcessor {
                         .serviceName(dev.serviceName())
                         .serviceConfig(serviceConfig(dev))
                         .startable(() -> new RedisProcessService(binary))
-                        .configProvider(Map.of(RedisConnectionSettings.ADDRESS, RedisProcessService::getConnectionInfo))
+                        .configProvider(Map.of(ConfigKeys.REDIS_ADDRESS, RedisProcessService::getConnectionInfo))
                         .build());
         }
     }

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.quarkus.runtime.internal.LockedMethod;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -69,7 +69,7 @@ class PadlockNativeProcessor {
     @BuildStep
     void configFile(BuildProducer<NativeImageResourceBuildItem> resources) {
         ConfigProvider.getConfig()
-                .getOptionalValue(RedisConnectionSettings.CONFIG_FILE, String.class)
+                .getOptionalValue(ConfigKeys.REDIS_CONFIG_FILE, String.class)
                 .filter(name -> Thread.currentThread().getContextClassLoader().getResource(name) != null)
                 .ifPresent(name -> resources.produce(new NativeImageResourceBuildItem(name)));
     }

@@ -8,8 +8,9 @@ import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.InterceptorPriority;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockTypeConflicts;
 import dev.padlock.core.plan.LockedMethodValidator;
@@ -99,7 +100,7 @@ class PadlockProcessor {
     /** {@code padlock.interceptor-priority}, read at build time: ArC fixes interceptor order then. */
     @BuildStep
     void interceptorPriority(BuildProducer<AnnotationsTransformerBuildItem> transformers) {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         InterceptorPriority.read(ConfigView.of(ConfigProvider.getConfig()), problems)
                 .ifPresent(priority ->
                         transformers.produce(new AnnotationsTransformerBuildItem(AnnotationTransformation.forClasses()
@@ -111,7 +112,7 @@ class PadlockProcessor {
                                             .build());
                                 }))));
         if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("\n", problems));
+            throw new IllegalStateException(String.join("\n", problems.list()));
         }
     }
 
@@ -221,8 +222,8 @@ class PadlockProcessor {
             BuildProducer<LockedMethodsBuildItem> lockedMethods) {
         IndexView index = combinedIndex.getIndex();
         ConfigView config = ConfigView.of(ConfigProvider.getConfig());
-        List<String> problems = new ArrayList<>();
-        PadlockSettings settings = PadlockSettings.read(config, problems);
+        Problems problems = new Problems();
+        GlobalDefaults settings = GlobalDefaults.read(config, problems);
         RedisConnectionSettings.read(config, problems);
         LockedMethodValidator validator = new LockedMethodValidator(settings, config);
 
@@ -246,8 +247,8 @@ class PadlockProcessor {
         problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
 
         if (!problems.isEmpty()) {
-            errors.produce(new ValidationPhaseBuildItem.ValidationErrorBuildItem(new DeploymentException(
-                    "Padlock found " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems))));
+            errors.produce(new ValidationPhaseBuildItem.ValidationErrorBuildItem(
+                    new DeploymentException(problems.summary("Padlock found"))));
         }
         lockedMethods.produce(new LockedMethodsBuildItem(List.copyOf(methods.values()), List.copyOf(keyPathTypes)));
     }
@@ -256,7 +257,7 @@ class PadlockProcessor {
             BeanInfo bean,
             IndexView index,
             LockedMethodValidator validator,
-            List<String> problems,
+            Problems problems,
             Map<String, LockedMethod> methods,
             Set<String> keyPathTypes,
             List<LockPlan> plans) {
@@ -288,7 +289,7 @@ class PadlockProcessor {
             AnnotationInstance locked,
             IndexView index,
             LockedMethodValidator validator,
-            List<String> problems,
+            Problems problems,
             Map<String, LockedMethod> methods,
             Set<String> keyPathTypes,
             List<LockPlan> plans) {
@@ -321,7 +322,7 @@ class PadlockProcessor {
                 spec.onFailure().name());
         LockedMethod earlier = methods.putIfAbsent(id, recorded);
         if (earlier != null && !sameBinding(earlier, recorded)) {
-            problems.add(LockedMethodValidator.inheritedConflict(id, earlier.getValue(), recorded.getValue()));
+            LockedMethodValidator.inheritedConflict(problems, id, earlier.getValue(), recorded.getValue());
         }
         collectKeyPathTypes(result.plan(), shape, keyPathTypes);
     }

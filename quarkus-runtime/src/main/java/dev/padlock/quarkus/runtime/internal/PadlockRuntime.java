@@ -9,7 +9,8 @@ import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.PadlockSettings;
+import dev.padlock.core.config.GlobalDefaults;
+import dev.padlock.core.config.Problems;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockTypeConflicts;
 import dev.padlock.core.plan.LockedMethodValidator;
@@ -42,8 +43,8 @@ public final class PadlockRuntime {
 
     void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
         ConfigView config = QuarkusRedisHosts.bridge(ConfigView.of(ConfigProvider.getConfig()));
-        List<String> problems = new ArrayList<>();
-        PadlockSettings settings = PadlockSettings.read(config, problems);
+        Problems problems = new Problems();
+        GlobalDefaults settings = GlobalDefaults.read(config, problems);
         RedisConnectionSettings redis = RedisConnectionSettings.read(config, problems);
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         redis.checkConfigFile(loader, problems);
@@ -80,8 +81,7 @@ public final class PadlockRuntime {
         // per-lock types are read again here, so a type set at run time can mix types on one key too
         problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
         if (!problems.isEmpty()) {
-            throw new IllegalStateException(
-                    "Padlock cannot start, " + problems.size() + " problem(s):\n - " + String.join("\n - ", problems));
+            throw new IllegalStateException(problems.summary("Padlock cannot start,"));
         }
         named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {

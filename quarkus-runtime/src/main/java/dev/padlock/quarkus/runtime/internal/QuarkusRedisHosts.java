@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import java.util.List;
 import java.util.Optional;
@@ -15,10 +15,7 @@ final class QuarkusRedisHosts {
     static final String HOSTS = "quarkus.redis.hosts";
 
     private static final List<String> PADLOCK_CONNECTION_KEYS = List.of(
-            RedisConnectionSettings.ADDRESS,
-            RedisConnectionSettings.MODE,
-            RedisConnectionSettings.NODES,
-            RedisConnectionSettings.CONFIG_FILE);
+            ConfigKeys.REDIS_ADDRESS, ConfigKeys.REDIS_MODE, ConfigKeys.REDIS_NODES, ConfigKeys.REDIS_CONFIG_FILE);
 
     private QuarkusRedisHosts() {}
 
@@ -31,7 +28,7 @@ final class QuarkusRedisHosts {
         if (address.isEmpty()) {
             return config;
         }
-        return key -> key.equals(RedisConnectionSettings.ADDRESS) ? address : config.raw(key);
+        return key -> key.equals(ConfigKeys.REDIS_ADDRESS) ? address : config.raw(key);
     }
 
     /**

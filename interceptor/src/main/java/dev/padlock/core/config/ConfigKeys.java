@@ -1,0 +1,74 @@
+package dev.padlock.core.config;
+
+import java.util.List;
+
+/**
+ * Every {@code padlock.*} key Padlock reads, in one place, so messages, readers and the integrations name a key
+ * the same way. The README's configuration table lists the same keys.
+ */
+public final class ConfigKeys {
+
+    /** Prepended to every lock name; default {@code padlock:}. */
+    public static final String KEY_PREFIX = "padlock.key-prefix";
+    /** How long a caller waits for a lock when neither the lock nor its annotation says; default 5 s. */
+    public static final String WAIT_TIME = "padlock.wait-time";
+    /** A fixed lease for every lock, or {@code watchdog} (the default). */
+    public static final String LEASE_TIME = "padlock.lease-time";
+    /** {@code warn} (the default) or {@code throw}: what a call does when its lock was lost while it ran. */
+    public static final String ON_LEASE_LOST = "padlock.on-lease-lost";
+    /** Where {@code @Locked} sits among interceptors; read at deployment (at build time on Quarkus). */
+    public static final String INTERCEPTOR_PRIORITY = "padlock.interceptor-priority";
+    /** The lease of watchdog-mode locks, 1 s to 10 years; wins over a config file's {@code lockWatchdogTimeout}. */
+    public static final String WATCHDOG_TIMEOUT = "padlock.watchdog-timeout";
+
+    public static final String REDIS_ADDRESS = "padlock.redis.address";
+    public static final String REDIS_MODE = "padlock.redis.mode";
+    public static final String REDIS_NODES = "padlock.redis.nodes";
+    public static final String REDIS_MASTER_NAME = "padlock.redis.sentinel.master-name";
+    public static final String REDIS_USERNAME = "padlock.redis.username";
+    public static final String REDIS_PASSWORD = "padlock.redis.password";
+    public static final String REDIS_DATABASE = "padlock.redis.database";
+    public static final String REDIS_CONFIG_FILE = "padlock.redis.config-file";
+
+    /**
+     * The keys that say which Redis to reach. When none is set, an integration may point Padlock at a Redis it
+     * knows of (Quarkus: {@code quarkus.redis.hosts} or a Dev Service).
+     */
+    public static final List<String> REDIS_SERVERS = List.of(REDIS_ADDRESS, REDIS_MODE, REDIS_NODES, REDIS_CONFIG_FILE);
+
+    /** The keys a {@link #REDIS_CONFIG_FILE} replaces: the file describes the whole connection. */
+    public static final List<String> REDIS_CONNECTION = List.of(
+            REDIS_ADDRESS, REDIS_MODE, REDIS_NODES, REDIS_MASTER_NAME, REDIS_USERNAME, REDIS_PASSWORD, REDIS_DATABASE);
+
+    /** Every key that describes Padlock's own client; an application's own client makes them all moot. */
+    public static final List<String> CLIENT = List.of(
+            REDIS_ADDRESS,
+            REDIS_MODE,
+            REDIS_NODES,
+            REDIS_MASTER_NAME,
+            REDIS_USERNAME,
+            REDIS_PASSWORD,
+            REDIS_DATABASE,
+            REDIS_CONFIG_FILE,
+            WATCHDOG_TIMEOUT);
+
+    /** Per-lock properties, for {@link #perLock}: {@code padlock.locks."<name>".<property>}. */
+    public static final String TYPE = "type";
+
+    public static final String LOCK_WAIT_TIME = "wait-time";
+    public static final String LOCK_LEASE_TIME = "lease-time";
+    public static final String ON_FAILURE = "on-failure";
+    public static final String LOCK_ON_LEASE_LOST = "on-lease-lost";
+
+    private ConfigKeys() {}
+
+    /** {@code padlock.locks."<lock>".<property>}: the quoted form, which works for any lock name. */
+    public static String perLock(String lock, String property) {
+        return "padlock.locks.\"" + lock + "\"." + property;
+    }
+
+    /** {@code padlock.locks.<lock>.<property>}: the unquoted form, also read for names without dots. */
+    static String perLockUnquoted(String lock, String property) {
+        return "padlock.locks." + lock + "." + property;
+    }
+}
