@@ -9,19 +9,20 @@ import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.InterceptorPriority;
 import dev.padlock.core.config.Problems;
-import dev.padlock.core.plan.LockPlan;
-import dev.padlock.core.plan.LockTypeConflicts;
-import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.setup.PadlockSetup;
+import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedField;
@@ -43,11 +44,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.redisson.api.RedissonClient;
 
@@ -61,30 +62,29 @@ public class PadlockExtension implements Extension {
 
     private static final System.Logger LOG = System.getLogger(PadlockExtension.class.getName());
 
-    private final Map<Method, LockPlan> plans = new LinkedHashMap<>();
-    private final Problems problems = new Problems();
+    private final List<PadlockSetup.LockedMethod<Method>> lockedMethods = new ArrayList<>();
     private final List<NamedLocks.InjectionPoint> namedPoints = new ArrayList<>();
+    /** Problems found before the set-up runs (the interceptor's priority), reported with the set-up's. */
+    private final Problems earlyProblems = new Problems();
+
     private boolean applicationHasClient;
+    private boolean deployable;
 
     private ConfigView config;
-    private GlobalDefaults settings;
-    private LockedMethodValidator validator;
     private ManagedClient managedClient;
     private PadlockEngine engine;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
-        settings = GlobalDefaults.read(config, problems);
-        validator = new LockedMethodValidator(settings, config);
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
         event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
-        InterceptorPriority.read(config, problems).ifPresent(priority -> interceptor
-                .remove(a -> a.annotationType() == jakarta.annotation.Priority.class)
+        InterceptorPriority.read(config, earlyProblems).ifPresent(priority -> interceptor
+                .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority)));
     }
 
-    /** Every {@code @Locked} business method of every managed bean, validated now rather than on first call. */
-    <T> void validateLockedMethods(@Observes ProcessManagedBean<T> event, BeanManager beans) {
+    /** Every {@code @Locked} business method of every managed bean, checked at deployment rather than on first call. */
+    <T> void collectLockedMethods(@Observes ProcessManagedBean<T> event, BeanManager beans) {
         AnnotatedType<T> type = event.getAnnotatedBeanClass();
         Locked onType = typeBinding(type, beans);
         for (AnnotatedMethod<? super T> annotated : type.getMethods()) {
@@ -96,23 +96,8 @@ public class PadlockExtension implements Extension {
                 }
                 locked = onType;
             }
-            plan(method, locked);
-        }
-    }
-
-    private void plan(Method method, Locked locked) {
-        LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method), LockedSpec.of(locked));
-        if (!result.isValid()) {
-            problems.addAll(result.problems());
-            return;
-        }
-        LockPlan earlier = plans.putIfAbsent(method, result.plan());
-        if (earlier != null && !earlier.equals(result.plan())) {
-            LockedMethodValidator.inheritedConflict(
-                    problems,
-                    result.plan().method(),
-                    earlier.lockName(),
-                    result.plan().lockName());
+            lockedMethods.add(
+                    new PadlockSetup.LockedMethod<>(method, ReflectedShapes.of(method), LockedSpec.of(locked)));
         }
     }
 
@@ -179,41 +164,44 @@ public class PadlockExtension implements Extension {
     }
 
     void addBeans(@Observes AfterBeanDiscovery event, BeanManager beans) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        PadlockSetup<Method> setup = PadlockSetup.plan(
+                config,
+                lockedMethods,
+                namedPoints,
+                applicationHasClient ? Connection.APPLICATION_CLIENT : Connection.PADLOCK_CLIENT,
+                loader);
+        lockedMethods.clear();
+        Problems problems = new Problems();
+        problems.addAll(earlyProblems.list());
+        problems.addAll(setup.problems().list());
+
         Supplier<RedissonClient> client;
-        RedisConnectionSettings redis = null;
         if (applicationHasClient) {
             // The application's own client, looked up once on first use rather than per call.
             client = ResolvedOnce.of(
                     () -> beans.createInstance().select(RedissonClient.class).get());
         } else {
-            redis = RedisConnectionSettings.read(config, problems);
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            redis.checkConfigFile(loader, problems);
-            managedClient = new ManagedClient(redis, loader);
+            managedClient = new ManagedClient(setup.redis(), loader);
             client = managedClient;
             event.addBean()
                     .types(RedissonClient.class, Object.class)
-                    .qualifiers(Any.Literal.INSTANCE, jakarta.enterprise.inject.Default.Literal.INSTANCE)
+                    .qualifiers(Any.Literal.INSTANCE, Default.Literal.INSTANCE)
                     .scope(Singleton.class)
                     .createWith(c -> managedClient.get());
         }
-
-        NamedLocks.Result named = NamedLocks.plan(namedPoints, settings, config);
-        problems.addAll(named.problems());
-        problems.addAll(LockTypeConflicts.find(plans.values(), named.locks(), config));
-        for (NamedLocks.NamedLock lock : named.locks()) {
+        for (NamedLocks.NamedLock lock : setup.namedLocks()) {
             event.addBean()
-                    .types(typeOf(lock.kind()), Object.class)
-                    .qualifiers(Any.Literal.INSTANCE, jakarta.enterprise.inject.literal.NamedLiteral.of(lock.name()))
+                    .types(lock.kind().type(), Object.class)
+                    .qualifiers(Any.Literal.INSTANCE, NamedLiteral.of(lock.name()))
                     .scope(Dependent.class)
                     .createWith(c -> lock.create(client.get()));
         }
-
         // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
-        PadlockEngine engine = new PadlockEngine(validator, client, loss -> beans.getEvent()
+        PadlockEngine engine = new PadlockEngine(setup.validator(), client, loss -> beans.getEvent()
                 .select(LockLost.class)
                 .fire(loss));
-        plans.forEach(engine::register);
+        setup.methods().forEach(m -> engine.register(m.method(), m.plan()));
         this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)
@@ -224,37 +212,29 @@ public class PadlockExtension implements Extension {
         for (String problem : problems.list()) {
             event.addDefinitionError(new DefinitionException(problem));
         }
-        if (problems.isEmpty()) {
-            String where = redis != null ? redis.describe() : "the application's own RedissonClient";
-            LOG.log(
-                    System.Logger.Level.INFO,
-                    () -> "Padlock: " + plans.size() + " @Locked method(s), "
-                            + named.locks().size() + " named lock bean(s); Redis: " + where);
-            if (applicationHasClient) {
-                RedisConnectionSettings.ignoredWithApplicationClient(config)
-                        .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
-            }
+        deployable = problems.isEmpty();
+        if (deployable) {
+            logStart(setup);
         }
     }
 
-    private static Class<?> typeOf(NamedLocks.Kind kind) {
-        switch (kind) {
-            case READ_WRITE:
-                return org.redisson.api.RReadWriteLock.class;
-            case FENCED:
-                return org.redisson.api.RFencedLock.class;
-            case LOCK:
-            default:
-                return org.redisson.api.RLock.class;
+    private void logStart(PadlockSetup<Method> setup) {
+        String where = setup.redis() != null ? setup.redis().describe() : "the application's own RedissonClient";
+        LOG.log(
+                System.Logger.Level.INFO,
+                () -> "Padlock: " + setup.methods().size() + " @Locked method(s), "
+                        + setup.namedLocks().size() + " named lock bean(s); Redis: " + where);
+        if (applicationHasClient) {
+            RedisConnectionSettings.ignoredWithApplicationClient(config)
+                    .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         }
     }
 
     void ready(@Observes AfterDeploymentValidation event) {
-        plans.clear(); // handed to the engine; nothing else needs them
-        if (managedClient != null && problems.isEmpty()) {
+        if (managedClient != null && deployable) {
             managedClient.connectInBackground();
         }
-        if (engine != null && problems.isEmpty()) {
+        if (engine != null && deployable) {
             engine.publishMetrics(applicationName());
         }
     }
@@ -262,11 +242,11 @@ public class PadlockExtension implements Extension {
     /** A name for the application's metrics: its module name where the container tells, else "padlock". */
     private static String applicationName() {
         try {
-            Object name = new javax.naming.InitialContext().lookup("java:app/AppName");
+            Object name = new InitialContext().lookup("java:app/AppName");
             if (name instanceof String s && !s.isBlank()) {
                 return s;
             }
-        } catch (javax.naming.NamingException | RuntimeException | LinkageError e) {
+        } catch (NamingException | RuntimeException | LinkageError e) {
             // Weld SE and other containers without JNDI
         }
         return "padlock";
