@@ -10,10 +10,12 @@ import java.util.Optional;
  * {@code quarkus.redis.hosts}; Padlock uses that Redis when none of its own {@code padlock.redis.*} keys is
  * set.
  */
-final class QuarkusRedisHosts {
+public final class QuarkusRedisHosts {
 
-    static final String HOSTS = "quarkus.redis.hosts";
+    /** The Quarkus Redis client's address key, which its own Dev Service sets too. */
+    public static final String HOSTS = "quarkus.redis.hosts";
 
+    /** Padlock's own ways to name a Redis; any of them set, Padlock neither bridges nor starts a Dev Service. */
     private static final List<String> PADLOCK_CONNECTION_KEYS = List.of(
             RedisConnectionSettings.ADDRESS,
             RedisConnectionSettings.MODE,
@@ -22,12 +24,15 @@ final class QuarkusRedisHosts {
 
     private QuarkusRedisHosts() {}
 
+    /** Whether one of Padlock's own {@code padlock.redis.*} connection keys is set (blank counts as unset). */
+    public static boolean padlockConfigured(ConfigView config) {
+        return PADLOCK_CONNECTION_KEYS.stream().anyMatch(k -> config.get(k).isPresent());
+    }
+
     /** {@code config}, with {@code padlock.redis.address} taken from {@code quarkus.redis.hosts} when due. */
     static ConfigView bridge(ConfigView config) {
-        boolean padlockConfigured =
-                PADLOCK_CONNECTION_KEYS.stream().anyMatch(k -> config.get(k).isPresent());
         Optional<String> address =
-                padlockConfigured ? Optional.empty() : config.get(HOSTS).map(QuarkusRedisHosts::first);
+                padlockConfigured(config) ? Optional.empty() : config.get(HOSTS).map(QuarkusRedisHosts::first);
         if (address.isEmpty()) {
             return config;
         }
