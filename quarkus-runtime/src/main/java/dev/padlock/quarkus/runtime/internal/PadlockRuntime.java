@@ -1,8 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.LockLost;
-import dev.padlock.LockType;
-import dev.padlock.OnFailure;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisClientSource;
@@ -62,7 +60,8 @@ public final class PadlockRuntime {
         List<LockPlan> plans = new ArrayList<>();
         for (LockedMethod m : methods) {
             Method method = load(m, loader);
-            LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
+            LockedMethodValidator.Result result =
+                    validator.validate(ReflectedShapes.of(method, names(m)), LockedSpec.of(m.getLocked()));
             if (result.isValid()) {
                 newEngine.register(method, result.plan());
                 plans.add(result.plan());
@@ -70,12 +69,8 @@ public final class PadlockRuntime {
                 problems.addAll(result.problems());
             }
         }
-        List<NamedLocks.InjectionPoint> injectionPoints = new ArrayList<>();
-        for (NamedLockPoint p : points) {
-            injectionPoints.add(
-                    new NamedLocks.InjectionPoint(p.getName(), NamedLocks.Kind.valueOf(p.getKind()), p.getWhere()));
-        }
-        NamedLocks.Result named = NamedLocks.plan(injectionPoints, settings, config);
+        NamedLocks.Result named = NamedLocks.plan(
+                points.stream().map(NamedLockPoint::injectionPoint).toList(), settings, config);
         problems.addAll(named.problems());
         // per-lock types are read again here, so a type set at run time can mix types on one key too
         problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
@@ -149,16 +144,6 @@ public final class PadlockRuntime {
         return names;
     }
 
-    private static LockedSpec spec(LockedMethod m) {
-        return new LockedSpec(
-                m.getValue(),
-                List.copyOf(m.getKey()),
-                LockType.valueOf(m.getType()),
-                m.getWaitTime(),
-                m.getLeaseTime(),
-                OnFailure.valueOf(m.getOnFailure()));
-    }
-
     private static Method load(LockedMethod m, ClassLoader loader) {
         try {
             Class<?> owner = Class.forName(m.getDeclaringClass(), false, loader);
@@ -176,26 +161,17 @@ public final class PadlockRuntime {
     }
 
     private static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
-        switch (name) {
-            case "boolean":
-                return boolean.class;
-            case "byte":
-                return byte.class;
-            case "char":
-                return char.class;
-            case "short":
-                return short.class;
-            case "int":
-                return int.class;
-            case "long":
-                return long.class;
-            case "float":
-                return float.class;
-            case "double":
-                return double.class;
-            default:
-                return Class.forName(name, false, loader);
-        }
+        return switch (name) {
+            case "boolean" -> boolean.class;
+            case "byte" -> byte.class;
+            case "char" -> char.class;
+            case "short" -> short.class;
+            case "int" -> int.class;
+            case "long" -> long.class;
+            case "float" -> float.class;
+            case "double" -> double.class;
+            default -> Class.forName(name, false, loader);
+        };
     }
 
     PadlockEngine engine() {
