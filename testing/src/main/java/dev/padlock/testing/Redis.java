@@ -47,7 +47,7 @@ public final class Redis {
      * @throws NoRedisAvailableException when there is no such binary
      */
     public static RedisServer startLocalServer(Optional<Path> binary) {
-        Optional<Path> found = binary.isPresent() ? binary : RedisSource.findOnPath(System.getenv("PATH"));
+        Optional<Path> found = binary.isPresent() ? binary : findServerOnPath();
         if (found.isEmpty()) {
             throw new NoRedisAvailableException("No redis-server binary: none on the PATH and none configured.");
         }
@@ -55,6 +55,14 @@ public final class Redis {
             throw new NoRedisAvailableException("Not an executable redis-server: " + found.get());
         }
         return startServer(RedisBinary.of(found.get(), binary.isPresent() ? "configured" : "PATH"));
+    }
+
+    /**
+     * The {@code redis-server} executable on the {@code PATH}, the one {@link #startLocalServer} falls back to:
+     * so a tool can tell beforehand whether it could start one.
+     */
+    public static Optional<Path> findServerOnPath() {
+        return RedisSource.findOnPath(System.getenv("PATH"));
     }
 
     static RedisServer startServer(RedisBinary binary) {

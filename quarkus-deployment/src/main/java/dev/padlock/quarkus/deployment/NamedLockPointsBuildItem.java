@@ -1,5 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
+import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
 import io.quarkus.builder.item.SimpleBuildItem;
 import java.util.List;
@@ -13,7 +14,13 @@ public final class NamedLockPointsBuildItem extends SimpleBuildItem {
         this.points = points;
     }
 
+    /** As recorded for run time. */
     public List<NamedLockPoint> points() {
         return points;
+    }
+
+    /** As the shared rules take them. */
+    List<NamedLocks.InjectionPoint> injectionPoints() {
+        return points.stream().map(NamedLockPoint::injectionPoint).toList();
     }
 }

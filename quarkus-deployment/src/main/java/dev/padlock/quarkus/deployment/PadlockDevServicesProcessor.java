@@ -1,7 +1,9 @@
 package dev.padlock.quarkus.deployment;
 
 import dev.padlock.core.config.ConfigKeys;
-import dev.padlock.quarkus.PadlockBuildTimeConfig;
+import dev.padlock.core.config.ConfigView;
+import dev.padlock.quarkus.runtime.internal.QuarkusRedisHosts;
+import dev.padlock.testing.Redis;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.IsNormal;
@@ -11,16 +13,17 @@ import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
 import io.quarkus.deployment.builditem.LaunchModeBuildItem;
+import io.quarkus.deployment.builditem.Startable;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 import io.quarkus.devservices.common.ContainerAddress;
 import io.quarkus.devservices.common.ContainerLocator;
 import io.quarkus.runtime.LaunchMode;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
@@ -33,9 +36,6 @@ import org.jboss.logging.Logger;
 class PadlockDevServicesProcessor {
 
     private static final Logger LOG = Logger.getLogger(PadlockDevServicesProcessor.class);
-
-    private static final List<String> PADLOCK_CONNECTION_KEYS = List.of(
-            ConfigKeys.REDIS_ADDRESS, ConfigKeys.REDIS_MODE, ConfigKeys.REDIS_NODES, ConfigKeys.REDIS_CONFIG_FILE);
 
     /** The Quarkus Redis client's own Dev Service label, whose containers Padlock can share too. */
     static final String QUARKUS_REDIS_LABEL = "quarkus-dev-service-redis";
@@ -58,12 +58,13 @@ class PadlockDevServicesProcessor {
             BuildProducer<DevServicesResultBuildItem> services) {
         PadlockBuildTimeConfig.DevServices dev = buildConfig.devservices();
         Config config = ConfigProvider.getConfig();
+        ConfigView view = ConfigView.of(config);
         boolean devMode = launchMode.getLaunchMode() == LaunchMode.DEVELOPMENT;
         Optional<Path> binary = redisServer(dev);
 
         DevServicesPlan.Choice choice = DevServicesPlan.decide(new DevServicesPlan.Inputs(
-                PADLOCK_CONNECTION_KEYS.stream().anyMatch(k -> present(config, k)),
-                present(config, "quarkus.redis.hosts") || quarkusRedisDevServiceRuns(capabilities, config),
+                QuarkusRedisHosts.padlockConfigured(view),
+                view.get(QuarkusRedisHosts.HOSTS).isPresent() || quarkusRedisDevServiceRuns(capabilities, config),
                 dev.enabled(),
                 devMode,
                 dev.shared(),
@@ -72,48 +73,48 @@ class PadlockDevServicesProcessor {
                 binary.isPresent()));
         LOG.debugf("Padlock Dev Services: %s", choice);
 
-        switch (choice) {
-            case CONFIGURED:
-            case BRIDGE_QUARKUS_REDIS:
-                return;
-            case DISABLED:
-            case FAIL:
-                throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice));
-            case REUSE_SHARED_CONTAINER:
-                ContainerAddress shared = sharedContainer(dev, launchMode).orElseThrow();
-                LOG.infof(
-                        "Padlock Dev Services reuse the shared Redis container %s at %s",
-                        shared.getId(), shared.getUrl());
-                services.produce(DevServicesResultBuildItem.discovered()
-                        .feature(PadlockProcessor.FEATURE)
-                        .containerId(shared.getId())
-                        .config(Map.of(ConfigKeys.REDIS_ADDRESS, "redis://" + shared.getUrl()))
-                        .build());
-                return;
-            case START_CONTAINER:
-                services.produce(DevServicesResultBuildItem.owned()
-                        .feature(PadlockProcessor.FEATURE)
-                        .serviceName(dev.serviceName())
-                        .serviceConfig(serviceConfig(dev))
-                        .startable(() -> new RedisContainerService(
-                                dev.imageName(),
-                                dev.port(),
-                                dev.shared() && devMode,
-                                dev.serviceName(),
-                                dev.containerEnv()))
-                        .configProvider(Map.of(ConfigKeys.REDIS_ADDRESS, RedisContainerService::getConnectionInfo))
-                        .build());
-                return;
-            case START_PROCESS:
-            default:
-                services.produce(DevServicesResultBuildItem.owned()
-                        .feature(PadlockProcessor.FEATURE)
-                        .serviceName(dev.serviceName())
-                        .serviceConfig(serviceConfig(dev))
-                        .startable(() -> new RedisProcessService(binary))
-                        .configProvider(Map.of(ConfigKeys.REDIS_ADDRESS, RedisProcessService::getConnectionInfo))
-                        .build());
-        }
+        Optional<DevServicesResultBuildItem> service =
+                switch (choice) {
+                    case CONFIGURED, BRIDGE_QUARKUS_REDIS -> Optional.empty();
+                    case DISABLED, FAIL -> throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice));
+                    case REUSE_SHARED_CONTAINER ->
+                        Optional.of(shared(sharedContainer(dev, launchMode).orElseThrow()));
+                    case START_CONTAINER ->
+                        Optional.of(owned(
+                                dev,
+                                () -> new RedisContainerService(
+                                        dev.imageName(),
+                                        dev.port(),
+                                        dev.shared() && devMode,
+                                        dev.serviceName(),
+                                        dev.containerEnv())));
+                    case START_PROCESS -> Optional.of(owned(dev, () -> new RedisProcessService(binary)));
+                };
+        service.ifPresent(services::produce);
+    }
+
+    private static DevServicesResultBuildItem shared(ContainerAddress shared) {
+        LOG.infof("Padlock Dev Services reuse the shared Redis container %s at %s", shared.getId(), shared.getUrl());
+        return DevServicesResultBuildItem.discovered()
+                .feature(PadlockProcessor.FEATURE)
+                .containerId(shared.getId())
+                .config(Map.of(ConfigKeys.REDIS_ADDRESS, "redis://" + shared.getUrl()))
+                .build();
+    }
+
+    /**
+     * A Redis Quarkus starts, keeps across live reloads while {@link ServiceConfig} stays equal, and stops at
+     * shutdown; its address becomes {@code padlock.redis.address}.
+     */
+    private static <S extends Startable> DevServicesResultBuildItem owned(
+            PadlockBuildTimeConfig.DevServices dev, Supplier<S> startable) {
+        return DevServicesResultBuildItem.<S>owned()
+                .feature(PadlockProcessor.FEATURE)
+                .serviceName(dev.serviceName())
+                .serviceConfig(serviceConfig(dev))
+                .startable(startable)
+                .configProvider(Map.of(ConfigKeys.REDIS_ADDRESS, Startable::getConnectionInfo))
+                .build();
     }
 
     private static ServiceConfig serviceConfig(PadlockBuildTimeConfig.DevServices dev) {
@@ -124,12 +125,6 @@ class PadlockDevServicesProcessor {
                 dev.serviceName(),
                 Map.copyOf(dev.containerEnv()),
                 dev.redisServer());
-    }
-
-    private static boolean present(Config config, String key) {
-        return config.getOptionalValue(key, String.class)
-                .filter(v -> !v.isBlank())
-                .isPresent();
     }
 
     /** The Quarkus Redis client starts its own Dev Service unless disabled; Padlock then bridges to it. */
@@ -151,26 +146,16 @@ class PadlockDevServicesProcessor {
         return Optional.empty();
     }
 
-    /** The configured binary, else {@code redis-server} on the PATH. */
+    /** The configured binary, else {@code redis-server} on the PATH, as the process launcher finds it. */
     private static Optional<Path> redisServer(PadlockBuildTimeConfig.DevServices dev) {
-        if (dev.redisServer().isPresent()) {
-            Path configured = Path.of(dev.redisServer().get());
-            if (!Files.isExecutable(configured)) {
-                throw new IllegalStateException("Invalid quarkus.padlock.devservices.redis-server: '" + configured
-                        + "' is not an executable file. Point it at redis-server, or remove it to use the PATH.");
-            }
-            return Optional.of(configured);
+        if (dev.redisServer().isEmpty()) {
+            return Redis.findServerOnPath();
         }
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
+        Path configured = Path.of(dev.redisServer().get());
+        if (!Files.isExecutable(configured)) {
+            throw new IllegalStateException("Invalid quarkus.padlock.devservices.redis-server: '" + configured
+                    + "' is not an executable file. Point it at redis-server, or remove it to use the PATH.");
         }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, "redis-server");
-            if (!dir.isEmpty() && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        return Optional.of(configured);
     }
 }

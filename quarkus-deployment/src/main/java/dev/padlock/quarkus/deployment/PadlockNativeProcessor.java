@@ -1,7 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
 import dev.padlock.core.config.ConfigKeys;
-import dev.padlock.quarkus.runtime.internal.LockedMethod;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.ExtensionSslNativeSupportBuildItem;
@@ -9,6 +8,8 @@ import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveMethodBuildItem;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /** What a native image needs for Padlock, each with the reason it is needed. */
@@ -38,7 +39,7 @@ class PadlockNativeProcessor {
 
     @BuildStep
     void reflection(
-            LockedMethodsBuildItem locked,
+            List<LockedMethodBuildItem> locked,
             BuildProducer<ReflectiveClassBuildItem> classes,
             BuildProducer<ReflectiveMethodBuildItem> methods) {
         classes.produce(ReflectiveClassBuildItem.builder(REDISSON_LOCKS.toArray(new String[0]))
@@ -47,21 +48,22 @@ class PadlockNativeProcessor {
                 .methods()
                 .build());
         // Start-up finds each recorded @Locked method with getDeclaredMethod to key its operation.
-        for (LockedMethod m : locked.methods()) {
+        SortedSet<String> keyPathTypes = new TreeSet<>();
+        for (LockedMethodBuildItem m : locked) {
             methods.produce(new ReflectiveMethodBuildItem(
                     "Padlock: @Locked method looked up at start-up",
-                    m.getDeclaringClass(),
-                    m.getName(),
-                    m.getParameterTypes().toArray(new String[0])));
+                    m.declaringClass(),
+                    m.name(),
+                    m.parameterTypes().toArray(new String[0])));
+            keyPathTypes.addAll(m.keyPathTypes());
         }
         // Key templates such as {order.customer.id} read getters, record components or fields reflectively.
-        if (!locked.keyPathTypes().isEmpty()) {
-            classes.produce(
-                    ReflectiveClassBuildItem.builder(locked.keyPathTypes().toArray(new String[0]))
-                            .reason("Padlock: types whose properties @Locked key templates read")
-                            .methods()
-                            .fields()
-                            .build());
+        if (!keyPathTypes.isEmpty()) {
+            classes.produce(ReflectiveClassBuildItem.builder(keyPathTypes.toArray(new String[0]))
+                    .reason("Padlock: types whose properties @Locked key templates read")
+                    .methods()
+                    .fields()
+                    .build());
         }
     }
 

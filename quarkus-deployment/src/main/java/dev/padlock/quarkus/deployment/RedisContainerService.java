@@ -1,6 +1,7 @@
 package dev.padlock.quarkus.deployment;
 
 import io.quarkus.deployment.builditem.Startable;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jboss.logging.Logger;
@@ -24,7 +25,7 @@ final class RedisContainerService implements Startable {
         if (shared) {
             container.withLabel(LABEL, serviceName);
         }
-        port.ifPresent(p -> container.setPortBindings(java.util.List.of(p + ":" + REDIS_PORT)));
+        port.ifPresent(p -> container.setPortBindings(List.of(p + ":" + REDIS_PORT)));
     }
 
     @Override

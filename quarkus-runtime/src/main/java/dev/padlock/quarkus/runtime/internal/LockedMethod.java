@@ -1,11 +1,13 @@
 package dev.padlock.quarkus.runtime.internal;
 
+import dev.padlock.Locked;
 import io.quarkus.runtime.annotations.RecordableConstructor;
 import java.util.List;
 
 /**
- * A {@code @Locked} method as the build found it in Jandex, recorded for run time: where it is and the
- * members of its effective binding (method, class, inherited or stereotype), all as strings.
+ * A {@code @Locked} method as the build found it in Jandex, recorded for run time: where it is, and its
+ * effective binding (method, class, inherited or stereotype) as the annotation itself, so run time reads its
+ * members, defaults included, the way the portable extension does.
  */
 public final class LockedMethod {
 
@@ -13,16 +15,12 @@ public final class LockedMethod {
     private final String name;
     private final List<String> parameterTypes;
     private final List<String> parameterNames;
-    private final String value;
-    private final List<String> key;
-    private final String type;
-    private final String waitTime;
-    private final String leaseTime;
-    private final String onFailure;
+    private final Locked locked;
 
     /**
      * @param parameterTypes binary names as {@code Class.forName} takes them, or primitive keywords
      * @param parameterNames the names Jandex saw, {@code ""} where none
+     * @param locked the binding, recorded as an annotation proxy
      */
     @RecordableConstructor
     public LockedMethod(
@@ -30,22 +28,12 @@ public final class LockedMethod {
             String name,
             List<String> parameterTypes,
             List<String> parameterNames,
-            String value,
-            List<String> key,
-            String type,
-            String waitTime,
-            String leaseTime,
-            String onFailure) {
+            Locked locked) {
         this.declaringClass = declaringClass;
         this.name = name;
         this.parameterTypes = parameterTypes;
         this.parameterNames = parameterNames;
-        this.value = value;
-        this.key = key;
-        this.type = type;
-        this.waitTime = waitTime;
-        this.leaseTime = leaseTime;
-        this.onFailure = onFailure;
+        this.locked = locked;
     }
 
     public String getDeclaringClass() {
@@ -64,27 +52,7 @@ public final class LockedMethod {
         return parameterNames;
     }
 
-    public String getValue() {
-        return value;
-    }
-
-    public List<String> getKey() {
-        return key;
-    }
-
-    public String getType() {
-        return type;
-    }
-
-    public String getWaitTime() {
-        return waitTime;
-    }
-
-    public String getLeaseTime() {
-        return leaseTime;
-    }
-
-    public String getOnFailure() {
-        return onFailure;
+    public Locked getLocked() {
+        return locked;
     }
 }

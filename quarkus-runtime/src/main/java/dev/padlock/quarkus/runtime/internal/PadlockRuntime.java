@@ -1,21 +1,16 @@
 package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.LockLost;
-import dev.padlock.LockType;
-import dev.padlock.OnFailure;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.GlobalDefaults;
-import dev.padlock.core.config.Problems;
-import dev.padlock.core.plan.LockPlan;
-import dev.padlock.core.plan.LockTypeConflicts;
-import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.setup.PadlockSetup;
+import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.ReflectedShapes;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableBean;
@@ -42,16 +37,25 @@ public final class PadlockRuntime {
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
     void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
-        ConfigView config = QuarkusRedisHosts.bridge(ConfigView.of(ConfigProvider.getConfig()));
-        Problems problems = new Problems();
-        GlobalDefaults settings = GlobalDefaults.read(config, problems);
-        RedisConnectionSettings redis = RedisConnectionSettings.read(config, problems);
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        redis.checkConfigFile(loader, problems);
-        LockedMethodValidator validator = new LockedMethodValidator(settings, config);
-
+        List<PadlockSetup.LockedMethod<Method>> lockedMethods = new ArrayList<>();
+        for (LockedMethod m : methods) {
+            Method method = load(m, loader);
+            lockedMethods.add(new PadlockSetup.LockedMethod<>(
+                    method, ReflectedShapes.of(method, names(m)), LockedSpec.of(m.getLocked())));
+        }
+        // The same rules as at build time, on run-time configuration: padlock.* may differ from what the build saw.
+        PadlockSetup<Method> setup = PadlockSetup.plan(
+                QuarkusRedisHosts.bridge(ConfigView.of(ConfigProvider.getConfig())),
+                lockedMethods,
+                points.stream().map(NamedLockPoint::injectionPoint).toList(),
+                Connection.PADLOCK_CLIENT,
+                loader);
+        if (!setup.problems().isEmpty()) {
+            throw new IllegalStateException(setup.problems().summary("Padlock cannot start,"));
+        }
         PadlockEngine newEngine = new PadlockEngine(
-                validator,
+                setup.validator(),
                 new EngineClient(),
                 // Looked up when a loss is reported, which is rare.
                 loss -> Arc.container()
@@ -60,36 +64,14 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader));
-        List<LockPlan> plans = new ArrayList<>();
-        for (LockedMethod m : methods) {
-            Method method = load(m, loader);
-            LockedMethodValidator.Result result = validator.validate(ReflectedShapes.of(method, names(m)), spec(m));
-            if (result.isValid()) {
-                newEngine.register(method, result.plan());
-                plans.add(result.plan());
-            } else {
-                problems.addAll(result.problems());
-            }
-        }
-        List<NamedLocks.InjectionPoint> injectionPoints = new ArrayList<>();
-        for (NamedLockPoint p : points) {
-            injectionPoints.add(
-                    new NamedLocks.InjectionPoint(p.getName(), NamedLocks.Kind.valueOf(p.getKind()), p.getWhere()));
-        }
-        NamedLocks.Result named = NamedLocks.plan(injectionPoints, settings, config);
-        problems.addAll(named.problems());
-        // per-lock types are read again here, so a type set at run time can mix types on one key too
-        problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException(problems.summary("Padlock cannot start,"));
-        }
-        named.locks().forEach(lock -> namedLocks.put(lock.name(), lock));
+        setup.methods().forEach(m -> newEngine.register(m.method(), m.plan()));
+        setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.
             RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(ConfigProvider.getConfig()))
                     .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         }
-        managedClient = new ManagedClient(redis, loader);
+        managedClient = new ManagedClient(setup.redis(), loader);
         if (!applicationHasClient()) {
             // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
             managedClient.connectInBackground();
@@ -149,16 +131,6 @@ public final class PadlockRuntime {
         return names;
     }
 
-    private static LockedSpec spec(LockedMethod m) {
-        return new LockedSpec(
-                m.getValue(),
-                List.copyOf(m.getKey()),
-                LockType.valueOf(m.getType()),
-                m.getWaitTime(),
-                m.getLeaseTime(),
-                OnFailure.valueOf(m.getOnFailure()));
-    }
-
     private static Method load(LockedMethod m, ClassLoader loader) {
         try {
             Class<?> owner = Class.forName(m.getDeclaringClass(), false, loader);
@@ -176,26 +148,17 @@ public final class PadlockRuntime {
     }
 
     private static Class<?> type(String name, ClassLoader loader) throws ClassNotFoundException {
-        switch (name) {
-            case "boolean":
-                return boolean.class;
-            case "byte":
-                return byte.class;
-            case "char":
-                return char.class;
-            case "short":
-                return short.class;
-            case "int":
-                return int.class;
-            case "long":
-                return long.class;
-            case "float":
-                return float.class;
-            case "double":
-                return double.class;
-            default:
-                return Class.forName(name, false, loader);
-        }
+        return switch (name) {
+            case "boolean" -> boolean.class;
+            case "byte" -> byte.class;
+            case "char" -> char.class;
+            case "short" -> short.class;
+            case "int" -> int.class;
+            case "long" -> long.class;
+            case "float" -> float.class;
+            case "double" -> double.class;
+            default -> Class.forName(name, false, loader);
+        };
     }
 
     PadlockEngine engine() {

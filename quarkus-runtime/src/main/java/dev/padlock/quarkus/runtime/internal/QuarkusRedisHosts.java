@@ -2,7 +2,6 @@ package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -10,21 +9,25 @@ import java.util.Optional;
  * {@code quarkus.redis.hosts}; Padlock uses that Redis when none of its own {@code padlock.redis.*} keys is
  * set.
  */
-final class QuarkusRedisHosts {
+public final class QuarkusRedisHosts {
 
-    static final String HOSTS = "quarkus.redis.hosts";
-
-    private static final List<String> PADLOCK_CONNECTION_KEYS = List.of(
-            ConfigKeys.REDIS_ADDRESS, ConfigKeys.REDIS_MODE, ConfigKeys.REDIS_NODES, ConfigKeys.REDIS_CONFIG_FILE);
+    /** The Quarkus Redis client's address key, which its own Dev Service sets too. */
+    public static final String HOSTS = "quarkus.redis.hosts";
 
     private QuarkusRedisHosts() {}
 
+    /**
+     * Whether one of Padlock's own ways to name a Redis ({@link ConfigKeys#REDIS_SERVERS}) is set (blank counts as
+     * unset); then Padlock neither bridges nor starts a Dev Service.
+     */
+    public static boolean padlockConfigured(ConfigView config) {
+        return ConfigKeys.REDIS_SERVERS.stream().anyMatch(k -> config.get(k).isPresent());
+    }
+
     /** {@code config}, with {@code padlock.redis.address} taken from {@code quarkus.redis.hosts} when due. */
     static ConfigView bridge(ConfigView config) {
-        boolean padlockConfigured =
-                PADLOCK_CONNECTION_KEYS.stream().anyMatch(k -> config.get(k).isPresent());
         Optional<String> address =
-                padlockConfigured ? Optional.empty() : config.get(HOSTS).map(QuarkusRedisHosts::first);
+                padlockConfigured(config) ? Optional.empty() : config.get(HOSTS).map(QuarkusRedisHosts::first);
         if (address.isEmpty()) {
             return config;
         }

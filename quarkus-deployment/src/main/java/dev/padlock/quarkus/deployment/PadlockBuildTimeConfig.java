@@ -1,4 +1,4 @@
-package dev.padlock.quarkus;
+package dev.padlock.quarkus.deployment;
 
 import io.quarkus.runtime.annotations.ConfigDocMapKey;
 import io.quarkus.runtime.annotations.ConfigPhase;
@@ -11,7 +11,8 @@ import java.util.OptionalInt;
 
 /**
  * Build-time settings of Padlock on Quarkus. Connection and lock settings are the runtime-independent
- * {@code padlock.*} keys; only what Quarkus decides at build time lives here.
+ * {@code padlock.*} keys; only what Quarkus decides at build time lives here. Only build steps read it, so it
+ * lives in the deployment module, as the Quarkus Redis client's Dev Services configuration does.
  */
 @ConfigMapping(prefix = "quarkus.padlock")
 @ConfigRoot(phase = ConfigPhase.BUILD_TIME)

@@ -1,2 +1,0 @@
-/** Padlock's Quarkus extension: its build-time configuration. */
-package dev.padlock.quarkus;
