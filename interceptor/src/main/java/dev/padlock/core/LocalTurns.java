@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Only for exclusive, non-fair locks: readers must not queue behind each other, and a fair lock's Redis queue
  * must keep every waiter's place. A caller that holds the key already (a nested call on the same thread)
- * re-enters without a turn: see {@link HeldLocks#needsNoTurn}.
+ * re-enters without a turn: see {@link LockedCall#queuesFor}.
  *
  * <p>A turn is held from when it is granted until the call's lock for that key has been released (or was never
  * taken); {@link #pass} then grants it to the next waiter still waiting. A key with no holder has no entry.
