@@ -35,8 +35,14 @@ import org.redisson.api.RedissonClient;
  *
  * <p>One timer chain per instance, woken at the earliest moment any held lock needs attention: a deadline, or a
  * renewal, due once a third of the lease has passed since the last confirmed one (so a call shorter than that costs
- * no renewal), and retried every tenth of the lease while none is confirmed. Per call this is a concurrent-set insert and removal and a comparison under a lock, and no Redis
- * command. If the process dies, nothing renews and the locks lapse within their lease, as with Redisson.
+ * no renewal), and retried every tenth of the lease while none is confirmed. Per call this is a concurrent-map insert
+ * and removal and a comparison under a lock, and no Redis command. If the process dies, nothing renews and the locks
+ * lapse within their lease, as with Redisson.
+ *
+ * <p>It knows calls ({@link LockedCall}) and, for what to do about one, the call's {@link LeaseHolder}; never the
+ * operation behind it. The timer chain and what it does at each wake stay in one class, a little longer than the
+ * others: both work on the same watched calls and the same lease, and the chain's rules (wake by the earliest need,
+ * never spin, end when nothing is held) read best beside the needs they serve.
  */
 final class LeaseRenewal {
 

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Why: calls of one JVM that all wait in Redisson for the same key are each woken by every unlock message and
  * mostly fail again (in Redisson 4.7.0 an asynchronous waiter is even woken twice per message, see {@link
- * Acquisition}); each failed attempt is a lock script on the server. Queued here, a contended call usually costs
+ * dev.padlock.core.redis.Acquisition}); each failed attempt is a lock script on the server. Queued here, a contended call usually costs
  * what an uncontended one does: one lock script, one unlock script. Calls of other JVMs still contend in Redis
  * as before, where at most one waiter per key and application now takes part.
  *
