@@ -1,6 +1,5 @@
 package dev.padlock.core;
 
-import dev.padlock.LockLostException;
 import dev.padlock.core.plan.LockPlan;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
@@ -11,37 +10,25 @@ import java.lang.reflect.Method;
  */
 final class BlockingOperation extends LockOperation {
 
-    BlockingOperation(LockPlan plan, Method method, Shared shared) {
-        super(plan, method, shared);
+    BlockingOperation(LockPlan plan, Method method, EngineServices services) {
+        super(plan, method, services, true);
     }
 
     @Override
     @SuppressWarnings("deprecation") // Thread.getId(): Redisson identifies owners by it; threadId() is Java 19+.
     public Object invoke(InvocationContext ctx) throws Exception {
         refuseIfCallerMustNotBlock();
-        HeldLocks call = locksFor(ctx.getParameters(), Thread.currentThread().getId());
+        LockedCall call =
+                calls.newCall(ctx.getParameters(), Thread.currentThread().getId());
         if (!acquireAll(call)) {
-            return plan.returnKind().emptyResult();
+            return skipped();
         }
-        HeldLocks outer = call.bind();
         Object result;
         try {
-            result = ctx.proceed();
+            result = proceedBound(ctx, call);
         } catch (Throwable failure) {
-            HeldLocks.unbind(outer);
-            releaseAll(call);
-            LockLostException lost = lostException(call);
-            if (lost != null) {
-                failure.addSuppressed(lost);
-            }
-            throw failure;
+            return releaseThenOutcome(call, null, failure);
         }
-        HeldLocks.unbind(outer);
-        releaseAll(call);
-        LockLostException lost = lostException(call);
-        if (lost != null) {
-            throw lost;
-        }
-        return result;
+        return releaseThenOutcome(call, result, null);
     }
 }

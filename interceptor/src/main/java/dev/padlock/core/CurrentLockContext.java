@@ -15,7 +15,7 @@ public class CurrentLockContext implements LockContext {
 
     @Override
     public boolean isActive() {
-        return HeldLocks.current() != null;
+        return LockedCall.current() != null;
     }
 
     @Override
@@ -35,7 +35,7 @@ public class CurrentLockContext implements LockContext {
 
     @Override
     public Duration remaining() {
-        HeldLocks call = call();
+        LockedCall call = call();
         long now = System.nanoTime();
         long earliest = Long.MAX_VALUE;
         for (int i = 0; i < call.locks.length; i++) {
@@ -58,8 +58,8 @@ public class CurrentLockContext implements LockContext {
 
     @Override
     public void checkHeld() {
-        HeldLocks call = call();
-        LockLost loss = LockOperation.overdueNow(call, System.nanoTime());
+        LockedCall call = call();
+        LockLost loss = LockLosses.overdueNow(call, System.nanoTime());
         if (loss != null) {
             throw new LockLostException(loss);
         }
@@ -72,31 +72,30 @@ public class CurrentLockContext implements LockContext {
 
     @Override
     public long token(String key) {
-        HeldLocks call = call();
+        LockedCall call = call();
         for (int i = 0; i < call.locks.length; i++) {
             if (call.locks[i].getName().equals(key)) {
                 return token(call, i);
             }
         }
-        throw new IllegalArgumentException("LockContext.token(\"" + key + "\"): the call to "
-                + call.operation.plan().method() + " holds " + call.keys() + ", not that key");
+        throw new IllegalArgumentException("LockContext.token(\"" + key + "\"): the call to " + call.facts.method()
+                + " holds " + call.keys() + ", not that key");
     }
 
-    private static long token(HeldLocks call, int index) {
+    private static long token(LockedCall call, int index) {
         if (call.tokens == null) {
-            throw new IllegalStateException(
-                    "LockContext.token(): the lock of " + call.operation.plan().method()
-                            + " is " + call.operation.plan().settings().type()
-                            + ", which has no fencing token. Use @Locked(type"
-                            + " = " + LockType.FENCED.name() + ") or padlock.locks.\""
-                            + call.operation.plan().lockName()
-                            + "\".type=fenced");
+            throw new IllegalStateException("LockContext.token(): the lock of " + call.facts.method()
+                    + " is " + call.facts.type()
+                    + ", which has no fencing token. Use @Locked(type"
+                    + " = " + LockType.FENCED.name() + ") or padlock.locks.\""
+                    + call.facts.lockName()
+                    + "\".type=fenced");
         }
         return call.tokens[index];
     }
 
-    private static HeldLocks call() {
-        HeldLocks call = HeldLocks.current();
+    private static LockedCall call() {
+        LockedCall call = LockedCall.current();
         if (call == null) {
             throw new IllegalStateException("LockContext is only valid inside a @Locked call, on the thread running"
                     + " its method body; no @Locked call is running on "

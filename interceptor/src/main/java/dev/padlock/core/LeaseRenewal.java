@@ -2,7 +2,8 @@ package dev.padlock.core;
 
 import dev.padlock.LockLost;
 import dev.padlock.core.redis.Acquisition;
-import java.util.Set;
+import dev.padlock.core.redis.LockKind;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,19 +24,25 @@ import org.redisson.api.RedissonClient;
  * adds a chain, and every chain renews every held lock: after ~16.7k short calls, one held lock was renewed ~16.7k
  * times per period instead of once (reproduced by {@code RenewalStormTest}). So Padlock takes watchdog-mode locks
  * with a fixed lease of the watchdog timeout, which keeps Redisson's watchdog out of it entirely, and renews them
- * here, owner-checked (see {@link dev.padlock.core.redis.LockKind#renew}).
+ * here, owner-checked (see {@link LockKind#renew}).
  *
- * <p>Deadlines: each held lock has one (see {@link HeldLocks#confirmed}): the send time of the last acquisition or
+ * <p>Deadlines: each held lock has one (see {@link LeaseBook#confirmed}): the send time of the last acquisition or
  * renewal Redis confirmed, plus the lease, minus a margin for clock drift. Redis cannot tell a holder cut off from it
  * anything, but the holder knows its lease cannot outlast that: at the deadline without a newer confirmation the lock
- * is reported lost ({@link dev.padlock.LockLost.Detection#DEADLINE}) and its local turn is passed on, however long
+ * is reported lost ({@link LockLost.Detection#DEADLINE}) and its local turn is passed on, however long
  * Redisson's own timeouts and retries would still take. A fixed lease that the method outlives is reported the same
  * way, when it ends.
  *
  * <p>One timer chain per instance, woken at the earliest moment any held lock needs attention: a deadline, or a
  * renewal, due once a third of the lease has passed since the last confirmed one (so a call shorter than that costs
- * no renewal), and retried every tenth of the lease while none is confirmed. Per call this is a concurrent-set insert and removal and a comparison under a lock, and no Redis
- * command. If the process dies, nothing renews and the locks lapse within their lease, as with Redisson.
+ * no renewal), and retried every tenth of the lease while none is confirmed. Per call this is a concurrent-map insert
+ * and removal and a comparison under a lock, and no Redis command. If the process dies, nothing renews and the locks
+ * lapse within their lease, as with Redisson.
+ *
+ * <p>It knows calls ({@link LockedCall}) and, for what to do about one, the call's {@link LeaseHolder}; never the
+ * operation behind it. The timer chain and what it does at each wake stay in one class, a little longer than the
+ * others: both work on the same watched calls and the same lease, and the chain's rules (wake by the earliest need,
+ * never spin, end when nothing is held) read best beside the needs they serve.
  */
 final class LeaseRenewal {
 
@@ -48,7 +55,8 @@ final class LeaseRenewal {
     static volatile boolean reportsAtDeadline = true;
 
     private final Supplier<RedissonClient> client;
-    private final Set<HeldLocks> held = ConcurrentHashMap.newKeySet();
+    /** The calls watched, each with whom to ask about it. */
+    private final Map<LockedCall, LeaseHolder> held = new ConcurrentHashMap<>();
     /** The client's watchdog timeout, read on first use: the client is built after deployment. 0 until then. */
     private volatile long leaseMillis;
 
@@ -73,14 +81,8 @@ final class LeaseRenewal {
     }
 
     private static ScheduledThreadPoolExecutor ticks() {
-        ClassLoader padlock = LeaseRenewal.class.getClassLoader();
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "padlock-lease-renewal");
-            t.setDaemon(true);
-            // Not the context class loader of whichever application thread happened to start it.
-            t.setContextClassLoader(padlock);
-            return t;
-        });
+        ScheduledThreadPoolExecutor executor =
+                new ScheduledThreadPoolExecutor(1, PadlockThreads.daemon("padlock-lease-renewal"));
         executor.setKeepAliveTime(1, TimeUnit.MINUTES);
         executor.allowCoreThreadTimeOut(true);
         // A wake moved earlier cancels the later one; keep the queue to what will run.
@@ -105,13 +107,13 @@ final class LeaseRenewal {
      * Watches the call's deadlines, and renews its watchdog-mode locks, from its first acquisition until {@link
      * #stop}. Locks it takes later are picked up as they are confirmed.
      */
-    void watch(HeldLocks call) {
-        held.add(call);
-        wakeBy(nextAttention(call, System.nanoTime()));
+    void watch(LockedCall call, LeaseHolder holder) {
+        held.put(call, holder);
+        wakeBy(nextAttention(call, holder, System.nanoTime()));
     }
 
     /** Stops watching and renewing the call's locks; they are about to be released. */
-    void stop(HeldLocks call) {
+    void stop(LockedCall call) {
         held.remove(call);
     }
 
@@ -167,13 +169,15 @@ final class LeaseRenewal {
     private long attend(long now) {
         RedissonClient redisson = null;
         long next = Long.MAX_VALUE;
-        for (HeldLocks call : held) {
-            if (call.stopped) {
+        for (Map.Entry<LockedCall, LeaseHolder> watched : held.entrySet()) {
+            LockedCall call = watched.getKey();
+            LeaseHolder holder = watched.getValue();
+            if (call.isReleased()) {
                 continue;
             }
-            if (call.lapsing) {
+            if (call.isLapsing()) {
                 // left to lapse: nothing renewed or reported, the turns pass on when the leases end
-                long lapse = call.operation.lapsedBy(call, now);
+                long lapse = holder.lapsedBy(call, now);
                 if (lapse == Long.MAX_VALUE) {
                     held.remove(call);
                 } else if (lapse - next < 0) {
@@ -181,8 +185,8 @@ final class LeaseRenewal {
                 }
                 continue;
             }
-            reportOverdue(call, now);
-            if (call.operation.leaseMillis <= 0 && renewalDue(call, now)) {
+            reportOverdue(call, holder, now);
+            if (!holder.hasFixedLease() && renewalDue(call, now)) {
                 if (redisson == null) {
                     redisson = usableClient();
                     if (redisson == null) {
@@ -191,10 +195,10 @@ final class LeaseRenewal {
                         return Long.MAX_VALUE;
                     }
                 }
-                renew(call, redisson, leaseMillis(), now);
+                renew(call, holder, redisson, leaseMillis(), now);
             }
             // at least a millisecond ahead: a lock whose deadline passed unreported must not make the chain spin
-            long attention = Math.max(nextAttention(call, now) - now, 1_000_000) + now;
+            long attention = Math.max(nextAttention(call, holder, now) - now, 1_000_000) + now;
             if (attention - next < 0) {
                 next = attention;
             }
@@ -212,7 +216,7 @@ final class LeaseRenewal {
     }
 
     /** The call's locks whose deadline passed are lost: said now, and their turn is passed on. */
-    private static void reportOverdue(HeldLocks call, long now) {
+    private static void reportOverdue(LockedCall call, LeaseHolder holder, long now) {
         if (!reportsAtDeadline) {
             return;
         }
@@ -221,18 +225,18 @@ final class LeaseRenewal {
             return;
         }
         for (int index : overdue) {
-            LockOperation.deadlinePassed(call, index);
+            holder.deadlinePassed(call, index);
         }
     }
 
     /** A watchdog-mode call's renewal is due (and no retry is pending for later). */
-    private boolean renewalDue(HeldLocks call, long now) {
+    private boolean renewalDue(LockedCall call, long now) {
         return now - renewalDueAt(call, periodNanos()) >= 0
                 && (call.nextRenewalNanos == 0 || now - call.nextRenewalNanos >= 0);
     }
 
     /** A third of the lease after the last confirmation: the deadline is then two thirds of the lease ahead. */
-    private long renewalDueAt(HeldLocks call, long period) {
+    private long renewalDueAt(LockedCall call, long period) {
         long earliest = call.earliestDeadline();
         return earliest == Long.MAX_VALUE ? Long.MAX_VALUE : earliest - 2 * period;
     }
@@ -242,9 +246,9 @@ final class LeaseRenewal {
     }
 
     /** When the call next needs attention: its earliest deadline, or its next renewal (watchdog mode). */
-    private long nextAttention(HeldLocks call, long now) {
+    private long nextAttention(LockedCall call, LeaseHolder holder, long now) {
         long deadline = call.earliestDeadline();
-        if (call.operation.leaseMillis > 0 || deadline == Long.MAX_VALUE) {
+        if (holder.hasFixedLease() || deadline == Long.MAX_VALUE) {
             return deadline;
         }
         long renewal = renewalDueAt(call, periodNanos());
@@ -254,12 +258,11 @@ final class LeaseRenewal {
         return renewal - deadline < 0 ? renewal : deadline;
     }
 
-    private static void renew(HeldLocks call, RedissonClient redisson, long lease, long now) {
+    private static void renew(LockedCall call, LeaseHolder holder, RedissonClient redisson, long lease, long now) {
         // Not answered within a tenth of the lease (or failed): sent again then, well before the deadline.
         long retryMillis = Math.max(1, lease / 10);
         call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
-        LockOperation operation = call.operation;
-        int count = call.taken();
+        int count = call.takenCount();
         for (int i = 0; i < count; i++) {
             if (call.isLost(i) || call.sharesHold(i) || !call.beginRenewal()) {
                 continue;
@@ -269,7 +272,7 @@ final class LeaseRenewal {
             long sent = System.nanoTime();
             CompletionStage<Boolean> renewal;
             try {
-                renewal = operation.kind.renew(redisson, lock, call.owner, lease);
+                renewal = holder.renew(redisson, lock, call.owner, lease);
             } catch (Throwable e) {
                 // counted as in flight above: a release waits for its answer, so it must get one
                 renewal = CompletableFuture.failedFuture(e);
@@ -277,22 +280,18 @@ final class LeaseRenewal {
             renewal.whenComplete((stillHeld, failure) -> {
                 Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
                 call.renewalAnswered(cause);
-                if (call.stopped || (call.lapsing && !Boolean.TRUE.equals(stillHeld))) {
+                if (call.isReleased() || (call.isLapsing() && !Boolean.TRUE.equals(stillHeld))) {
                     // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
                     return;
                 }
                 if (cause != null) {
-                    if (call.firstFailure()) {
-                        operation.renewalFailed(lock, cause, retryMillis);
+                    if (call.firstRenewalFailure()) {
+                        holder.renewalFailed(call, lock, cause, retryMillis);
                     }
                 } else if (stillHeld) {
                     call.confirmed(index, sent, lease);
                 } else {
-                    LockLost loss = operation.lost(call, index, LockLost.Detection.RENEWAL, null);
-                    if (loss != null) {
-                        operation.losses.reportLater(loss);
-                        operation.passTurn(call, index);
-                    }
+                    holder.lostOnRenewal(call, index);
                 }
             });
         }

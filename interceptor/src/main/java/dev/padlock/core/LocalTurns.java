@@ -11,13 +11,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Why: calls of one JVM that all wait in Redisson for the same key are each woken by every unlock message and
  * mostly fail again (in Redisson 4.7.0 an asynchronous waiter is even woken twice per message, see {@link
- * Acquisition}); each failed attempt is a lock script on the server. Queued here, a contended call usually costs
+ * dev.padlock.core.redis.Acquisition}); each failed attempt is a lock script on the server. Queued here, a contended call usually costs
  * what an uncontended one does: one lock script, one unlock script. Calls of other JVMs still contend in Redis
  * as before, where at most one waiter per key and application now takes part.
  *
  * <p>Only for exclusive, non-fair locks: readers must not queue behind each other, and a fair lock's Redis queue
  * must keep every waiter's place. A caller that holds the key already (a nested call on the same thread)
- * re-enters without a turn: see {@link HeldLocks#needsNoTurn}.
+ * re-enters without a turn: see {@link LockedCall#queuesFor}.
  *
  * <p>A turn is held from when it is granted until the call's lock for that key has been released (or was never
  * taken); {@link #pass} then grants it to the next waiter still waiting. A key with no holder has no entry.

@@ -8,8 +8,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 
 /**
  * Says so when a lock was lost while its method ran: one WARN line, the {@link LockLost} event to the
@@ -38,14 +41,8 @@ final class LockLossReporter implements PadlockMetricsMBean {
     }
 
     private static ThreadPoolExecutor events() {
-        ClassLoader padlock = LockLossReporter.class.getClassLoader();
-        ThreadPoolExecutor executor =
-                new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "padlock-events");
-                    t.setDaemon(true);
-                    t.setContextClassLoader(padlock);
-                    return t;
-                });
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(
+                1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), PadlockThreads.daemon("padlock-events"));
         executor.allowCoreThreadTimeOut(true);
         return executor;
     }
@@ -91,11 +88,11 @@ final class LockLossReporter implements PadlockMetricsMBean {
                     value = ObjectName.quote(value);
                 }
                 ObjectName candidate = new ObjectName("dev.padlock:type=Padlock,name=" + value);
-                server.registerMBean(new javax.management.StandardMBean(this, PadlockMetricsMBean.class), candidate);
+                server.registerMBean(new StandardMBean(this, PadlockMetricsMBean.class), candidate);
                 registered = candidate;
-            } catch (javax.management.InstanceAlreadyExistsException e) {
+            } catch (InstanceAlreadyExistsException e) {
                 // another application in this JVM uses the name: try the next
-            } catch (javax.management.JMException | RuntimeException | LinkageError e) {
+            } catch (JMException | RuntimeException | LinkageError e) {
                 // e.g. a native image without JMX: the counters stay readable through the event
                 LOG.log(System.Logger.Level.INFO, "Padlock's metrics are not published over JMX", e);
                 return;
@@ -107,7 +104,7 @@ final class LockLossReporter implements PadlockMetricsMBean {
         if (registered != null) {
             try {
                 ManagementFactory.getPlatformMBeanServer().unregisterMBean(registered);
-            } catch (javax.management.JMException | RuntimeException e) {
+            } catch (JMException | RuntimeException e) {
                 // already gone
             }
             registered = null;

@@ -24,12 +24,11 @@ public final class PadlockEngine {
 
     private final Map<Method, LockOperation> operations = new ConcurrentHashMap<>();
     private final LockedMethodValidator validator;
-    private final Supplier<RedissonClient> client;
     /** One renewal for the application's watchdog-mode locks: one tick renews them all. */
     private final LeaseRenewal renewal;
 
     private final LockLossReporter losses;
-    private final LockOperation.Shared shared;
+    private final EngineServices services;
 
     /**
      * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
@@ -47,12 +46,11 @@ public final class PadlockEngine {
             Consumer<LockLost> lockLost,
             CallerContext callers) {
         this.validator = validator;
-        this.client = client;
         // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
         RedisClientSource source = RedisClientSource.of(client);
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.shared = new LockOperation.Shared(source, renewal, losses, callers, new LocalTurns());
+        this.services = new EngineServices(source, renewal, new Releaser(renewal), losses, callers, new LocalTurns());
     }
 
     /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */
@@ -76,11 +74,7 @@ public final class PadlockEngine {
 
     /** Registers the operation of a method validated at deployment. */
     public void register(Method method, LockPlan plan) {
-        operations.put(method, LockOperation.of(plan, method, shared));
-    }
-
-    public int size() {
-        return operations.size();
+        operations.put(method, LockOperation.of(plan, method, services));
     }
 
     public LockOperation operation(InvocationContext ctx) {
@@ -100,7 +94,7 @@ public final class PadlockEngine {
             if (!result.isValid()) {
                 throw new LockException(String.join("\n", result.problems()));
             }
-            return LockOperation.of(result.plan(), m, shared);
+            return LockOperation.of(result.plan(), m, services);
         });
     }
 

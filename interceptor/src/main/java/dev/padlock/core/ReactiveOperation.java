@@ -1,6 +1,5 @@
 package dev.padlock.core;
 
-import dev.padlock.LockLostException;
 import dev.padlock.core.plan.LockPlan;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +16,7 @@ import java.util.concurrent.Flow;
  * is built under the lock), and the locks are held until the result emits its item, completes or fails. A
  * cancellation (the subscriber's timeout, a client gone) is forwarded, but the method's work may go on, and nothing
  * more is heard of it: the locks then lapse with their lease rather than being released (see
- * {@link LockOperation#letLapse}). Each subscription is a call of its own, with its own owner id: a result never subscribed takes no
+ * {@link Releaser#letLapse}). Each subscription is a call of its own, with its own owner id: a result never subscribed takes no
  * lock, and one subscribed twice runs the method twice, each time under the lock.
  *
  * <p>After the locks are taken, the method runs where the subscriber runs: on its Vert.x context when it has one
@@ -25,24 +24,30 @@ import java.util.concurrent.Flow;
  */
 final class ReactiveOperation extends LockOperation {
 
-    ReactiveOperation(LockPlan plan, Method method, Shared shared) {
-        super(plan, method, shared);
+    ReactiveOperation(LockPlan plan, Method method, EngineServices services) {
+        super(plan, method, services, false);
     }
 
     @Override
     public Object invoke(InvocationContext ctx) {
         Object[] args = ctx.getParameters();
-        switch (plan.returnKind()) {
-            case UNI:
-                return Uni.createFrom().deferred(() -> lockedUni(ctx, args));
-            case MULTI:
-                return lockedMulti(ctx, args);
-            case FLOW_PUBLISHER:
-                return lockedMulti(ctx, args);
-            case REACTIVE_STREAMS_PUBLISHER:
-            default:
-                return ReactiveStreams.publisher(lockedMulti(ctx, args));
-        }
+        return switch (plan.returnKind()) {
+            case UNI -> Uni.createFrom().deferred(() -> lockedUni(ctx, args));
+            case MULTI, FLOW_PUBLISHER -> lockedMulti(ctx, args);
+            case REACTIVE_STREAMS_PUBLISHER -> ReactiveStreams.publisher(lockedMulti(ctx, args));
+            case BLOCKING, OPTIONAL, OPTIONAL_INT, OPTIONAL_LONG, OPTIONAL_DOUBLE, PRIMITIVE, COMPLETION_STAGE ->
+                throw new IllegalStateException(plan.method() + " does not return a reactive type");
+        };
+    }
+
+    /** What a skipped {@code Uni} call emits: {@code null} (see {@link LockOperation#skipped}). */
+    static Object nullUni() {
+        return Uni.createFrom().nullItem();
+    }
+
+    /** What a skipped {@code Multi} or publisher call emits: nothing (see {@link LockOperation#skipped}). */
+    static Object emptyMulti() {
+        return Multi.createFrom().empty();
     }
 
     private Executor resumeExecutor() {
@@ -52,7 +57,7 @@ final class ReactiveOperation extends LockOperation {
 
     private Uni<Object> lockedUni(InvocationContext ctx, Object[] args) {
         Executor resume = resumeExecutor();
-        CompletableFuture<HeldLocks> locks = locksLater(args, nextCallOwner());
+        CompletableFuture<LockedCall> locks = calls.newCallLater(args, nextCallOwner());
         if (locks.isDone() && !locks.isCompletedExceptionally()) {
             return lockedUni(ctx, locks.join(), resume);
         }
@@ -60,13 +65,12 @@ final class ReactiveOperation extends LockOperation {
         return Uni.createFrom().completionStage(locks).onItem().transformToUni(call -> lockedUni(ctx, call, resume));
     }
 
-    private Uni<Object> lockedUni(InvocationContext ctx, HeldLocks call, Executor resume) {
-        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+    private Uni<Object> lockedUni(InvocationContext ctx, LockedCall call, Executor resume) {
+        CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
         return acquired(acquiring, resume)
                 .onItem()
-                .transformToUni(taken -> Boolean.TRUE.equals(taken) && call.start()
-                        ? runUni(ctx, call, resume)
-                        : Uni.createFrom().nullItem())
+                .transformToUni(
+                        taken -> Boolean.TRUE.equals(taken) && call.start() ? runUni(ctx, call, resume) : skippedUni())
                 // Once the method started, the body's own hooks see the end: a subscriber cancelling while the
                 // method runs still gets the Uni it returns subscribed by Mutiny (the item is dropped).
                 .onCancellation()
@@ -82,36 +86,33 @@ final class ReactiveOperation extends LockOperation {
      * The subscriber cancelled. Before the method started, the locks are released, also when they were taken just
      * as it cancelled (the method then does not run). After, the locks lapse if {@code lapseIfStarted}.
      */
-    private void cancelled(HeldLocks call, CompletableFuture<Boolean> acquiring, boolean lapseIfStarted) {
+    private void cancelled(LockedCall call, CompletableFuture<Boolean> acquiring, boolean lapseIfStarted) {
         if (call.abandon()) {
             acquiring.cancel(false); // releases what it takes from now on
             acquiring.thenAccept(taken -> {
                 if (Boolean.TRUE.equals(taken)) {
-                    releaseAllLater(call);
+                    releaser.releaseAllLater(call);
                 }
             });
         } else if (lapseIfStarted) {
-            letLapse(call);
+            releaser.letLapse(call);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private Uni<Object> runUni(InvocationContext ctx, HeldLocks call, Executor resume) {
+    private Uni<Object> runUni(InvocationContext ctx, LockedCall call, Executor resume) {
         Uni<Object> body;
-        HeldLocks outer = call.bind();
         try {
-            body = (Uni<Object>) ctx.proceed();
+            body = (Uni<Object>) proceedBound(ctx, call);
         } catch (Throwable e) { // an Error too: nothing else would release
             return afterRelease(call, resume, null, e);
-        } finally {
-            HeldLocks.unbind(outer);
         }
         if (body == null) {
             return afterRelease(call, resume, null, null);
         }
         // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
         return body.onCancellation()
-                .invoke(() -> letLapse(call))
+                .invoke(() -> releaser.letLapse(call))
                 .onItemOrFailure()
                 .transformToUni((item, failure) -> afterRelease(call, resume, item, failure));
     }
@@ -119,7 +120,7 @@ final class ReactiveOperation extends LockOperation {
     private Multi<Object> lockedMulti(InvocationContext ctx, Object[] args) {
         return Multi.createFrom().deferred(() -> {
             Executor resume = resumeExecutor();
-            CompletableFuture<HeldLocks> locks = locksLater(args, nextCallOwner());
+            CompletableFuture<LockedCall> locks = calls.newCallLater(args, nextCallOwner());
             if (locks.isDone() && !locks.isCompletedExceptionally()) {
                 return lockedMulti(ctx, locks.join(), resume);
             }
@@ -130,13 +131,12 @@ final class ReactiveOperation extends LockOperation {
         });
     }
 
-    private Multi<Object> lockedMulti(InvocationContext ctx, HeldLocks call, Executor resume) {
-        CompletableFuture<Boolean> acquiring = acquireAllAsync(call);
+    private Multi<Object> lockedMulti(InvocationContext ctx, LockedCall call, Executor resume) {
+        CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
         return acquired(acquiring, resume)
                 .onItem()
-                .transformToMulti(taken -> Boolean.TRUE.equals(taken) && call.start()
-                        ? runMulti(ctx, call, resume)
-                        : Multi.createFrom().empty())
+                .transformToMulti(taken ->
+                        Boolean.TRUE.equals(taken) && call.start() ? runMulti(ctx, call, resume) : skippedMulti())
                 // Cancelled while the method body ran, Mutiny never subscribes the stream it returns, so the body's
                 // own hooks never run; the body may have started work, so the locks lapse.
                 .onCancellation()
@@ -144,15 +144,12 @@ final class ReactiveOperation extends LockOperation {
     }
 
     @SuppressWarnings("unchecked")
-    private Multi<Object> runMulti(InvocationContext ctx, HeldLocks call, Executor resume) {
+    private Multi<Object> runMulti(InvocationContext ctx, LockedCall call, Executor resume) {
         Object result;
-        HeldLocks outer = call.bind();
         try {
-            result = ctx.proceed();
+            result = proceedBound(ctx, call);
         } catch (Throwable e) { // an Error too: nothing else would release
             return afterRelease(call, resume, null, e).toMulti();
-        } finally {
-            HeldLocks.unbind(outer);
         }
         if (result == null) {
             return afterRelease(call, resume, null, null).toMulti();
@@ -167,7 +164,7 @@ final class ReactiveOperation extends LockOperation {
         }
         // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
         return body.onCancellation()
-                .invoke(() -> letLapse(call))
+                .invoke(() -> releaser.letLapse(call))
                 .onFailure()
                 .recoverWithMulti(
                         failure -> afterRelease(call, resume, null, failure).toMulti())
@@ -176,27 +173,30 @@ final class ReactiveOperation extends LockOperation {
     }
 
     /**
-     * Releases the call's locks, then continues on the subscriber's side with the outcome: the item, the method's
-     * failure (a lost lock suppressed into it), or {@link LockLostException} when the lock was lost and the policy
-     * says throw.
+     * Releases the call's locks, then continues on the subscriber's side with the call's outcome (see {@link
+     * LockOperation#outcome}).
      */
-    private Uni<Object> afterRelease(HeldLocks call, Executor resume, Object item, Throwable failure) {
+    private Uni<Object> afterRelease(LockedCall call, Executor resume, Object item, Throwable failure) {
         return Uni.createFrom()
-                .completionStage(() -> releaseAllLater(call))
+                .completionStage(() -> releaser.releaseAllLater(call))
                 .emitOn(resume)
                 .onItem()
                 .transformToUni(released -> {
-                    LockLostException lost = lostException(call);
-                    if (failure != null) {
-                        if (lost != null) {
-                            failure.addSuppressed(lost);
-                        }
-                        return Uni.createFrom().failure(failure);
+                    try {
+                        return Uni.createFrom().item(outcome(call, item, failure));
+                    } catch (Throwable t) {
+                        return Uni.createFrom().failure(t);
                     }
-                    if (lost != null) {
-                        return Uni.createFrom().failure(lost);
-                    }
-                    return Uni.createFrom().item(item);
                 });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Uni<Object> skippedUni() {
+        return (Uni<Object>) skipped();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Multi<Object> skippedMulti() {
+        return (Multi<Object>) skipped();
     }
 }

@@ -1,6 +1,5 @@
 package dev.padlock.core;
 
-import dev.padlock.LockLostException;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import jakarta.interceptor.InvocationContext;
@@ -22,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * as for a blocking method, the result reaches the caller after the release, and a lost lock can fail it).
  * Cancelling it cancels the method's stage; but a cancelled future reports done while the task that would have
  * completed it may still run, so the locks are then not released: they lapse with their lease (see
- * {@link LockOperation#letLapse}). Its dependent actions run on a Padlock thread, never on Redisson's I/O threads,
+ * {@link Releaser#letLapse}). Its dependent actions run on a Padlock thread, never on Redisson's I/O threads,
  * where a blocking action could stall every Redis call of the application.
  *
  * <p>Called on a thread that must not block (a Vert.x event loop), the locks are taken asynchronously, the method
@@ -31,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class StageOperation extends LockOperation {
 
-    StageOperation(LockPlan plan, Method method, Shared shared) {
-        super(plan, method, shared);
+    StageOperation(LockPlan plan, Method method, EngineServices services) {
+        super(plan, method, services, false);
     }
 
     /**
@@ -49,13 +48,10 @@ final class StageOperation extends LockOperation {
     }
 
     private static Executor completions() {
-        ClassLoader padlock = StageOperation.class.getClassLoader();
         int parallelism = Math.max(2, Runtime.getRuntime().availableProcessors());
         ForkJoinPool.ForkJoinWorkerThreadFactory threads = pool -> {
             ForkJoinWorkerThread t = new ForkJoinWorkerThread(pool) {};
-            t.setName("padlock-completion-" + t.getPoolIndex());
-            t.setContextClassLoader(padlock);
-            return t;
+            return PadlockThreads.prepare(t, "padlock-completion-" + t.getPoolIndex());
         };
         return new ForkJoinPool(parallelism, threads, null, true, 0, 256, 1, pool -> true, 30, TimeUnit.SECONDS);
     }
@@ -65,18 +61,17 @@ final class StageOperation extends LockOperation {
         if (callers.mustNotBlock()) {
             return acquireThenProceed(ctx, callers.capture());
         }
-        HeldLocks call = locksFor(ctx.getParameters(), nextCallOwner());
+        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner());
         if (!acquireAll(call)) {
-            return plan.returnKind().emptyResult();
+            return skipped();
         }
-        CompletableFuture<Object> toCaller = new CompletableFuture<>();
-        return proceedHolding(ctx, call, toCaller, true) ? toCaller : null;
+        return proceedHolding(ctx, call, new CompletableFuture<>(), true);
     }
 
     /** For a caller that must not block: nothing here waits, and {@code toCaller} completes on every path. */
     private CompletableFuture<Object> acquireThenProceed(InvocationContext ctx, Executor resume) {
         CompletableFuture<Object> toCaller = new CompletableFuture<>();
-        CompletableFuture<HeldLocks> locks = locksLater(ctx.getParameters(), nextCallOwner());
+        CompletableFuture<LockedCall> locks = calls.newCallLater(ctx.getParameters(), nextCallOwner());
         if (locks.isDone() && !locks.isCompletedExceptionally()) {
             acquireThenProceed(ctx, locks.join(), resume, toCaller);
         } else {
@@ -95,8 +90,8 @@ final class StageOperation extends LockOperation {
     }
 
     private void acquireThenProceed(
-            InvocationContext ctx, HeldLocks call, Executor resume, CompletableFuture<Object> toCaller) {
-        CompletableFuture<Boolean> acquisition = acquireAllAsync(call);
+            InvocationContext ctx, LockedCall call, Executor resume, CompletableFuture<Object> toCaller) {
+        CompletableFuture<Boolean> acquisition = acquirer.acquireAllAsync(call);
         // However the caller's stage ends (cancelled, orTimeout, completed by the caller), stop acquiring: what the
         // acquisition takes from now on it releases.
         toCaller.whenComplete((value, failure) -> acquisition.cancel(false));
@@ -107,13 +102,13 @@ final class StageOperation extends LockOperation {
                     } else if (!taken) {
                         toCaller.complete(null);
                     } else if (toCaller.isDone()) {
-                        releaseAllLater(call); // taken just as the caller gave up: the method does not run
+                        releaser.releaseAllLater(call); // taken just as the caller gave up: the method does not run
                     } else {
                         try {
                             proceedHolding(ctx, call, toCaller, false);
                         } catch (Throwable t) {
                             // Padlock's own failure, before the method's stage was in hand (an Error included)
-                            releaseAllLater(call);
+                            releaser.releaseAllLater(call);
                             toCaller.completeExceptionally(t);
                         }
                     }
@@ -126,81 +121,49 @@ final class StageOperation extends LockOperation {
      * block gets the method's exception (or a {@code null} result) at once, after a release it waits for; one
      * that must not block gets it through {@code toCaller}, after a release it does not wait for.
      *
-     * @return false when the method returned {@code null} to a caller that may block (the locks are then released
-     *     and {@code toCaller} unused)
+     * @return what a caller that may block gets: {@code toCaller}, or {@code null} when the method returned no stage
      */
-    private boolean proceedHolding(
-            InvocationContext ctx, HeldLocks call, CompletableFuture<Object> toCaller, boolean mayBlock)
+    private Object proceedHolding(
+            InvocationContext ctx, LockedCall call, CompletableFuture<Object> toCaller, boolean mayBlock)
             throws Exception {
-        HeldLocks outer = call.bind();
         Object result;
+        Throwable failure = null;
         try {
-            result = ctx.proceed();
-        } catch (Throwable failure) {
-            HeldLocks.unbind(outer);
-            if (!mayBlock) {
-                completeAfterRelease(call, toCaller, null, failure);
-                return true;
-            }
-            releaseAll(call);
-            LockLostException lost = lostException(call);
-            if (lost != null) {
-                failure.addSuppressed(lost);
-            }
-            throw failure;
+            result = proceedBound(ctx, call);
+        } catch (Throwable t) {
+            result = null;
+            failure = t;
         }
-        HeldLocks.unbind(outer);
         if (result == null) {
-            if (!mayBlock) {
-                completeAfterRelease(call, toCaller, null, null);
-                return true;
+            // it failed, or returned no stage to wait for: the call ends now
+            if (mayBlock) {
+                return releaseThenOutcome(call, null, failure);
             }
-            releaseAll(call);
-            LockLostException lost = lostException(call);
-            if (lost != null) {
-                throw lost;
-            }
-            return false;
+            completeAfterRelease(call, toCaller, null, failure);
+            return toCaller;
         }
         CompletionStage<?> stage = (CompletionStage<?>) result;
-        toCaller.whenComplete((value, failure) -> {
+        toCaller.whenComplete((value, thrown) -> {
             if (toCaller.isCancelled()) {
                 cancel(stage);
             }
         });
-        stage.whenComplete((value, failure) -> {
-            if (toCaller.isCancelled() && Acquisition.unwrap(failure) instanceof CancellationException) {
+        stage.whenComplete((value, thrown) -> {
+            if (toCaller.isCancelled() && Acquisition.unwrap(thrown) instanceof CancellationException) {
                 // Ended by the cancellation forwarded from the caller, not by its work, which may still run.
-                letLapse(call);
+                releaser.letLapse(call);
             } else {
-                completeAfterRelease(call, toCaller, value, failure);
+                completeAfterRelease(call, toCaller, value, thrown);
             }
         });
-        return true;
+        return toCaller;
     }
 
-    /**
-     * Releases without waiting, then completes {@code toCaller} on a Padlock thread with the method's outcome, a
-     * lost lock suppressed into its failure, or {@link LockLostException} when the policy says throw.
-     */
+    /** Releases without waiting, then completes {@code toCaller} on a Padlock thread with the call's outcome. */
     private void completeAfterRelease(
-            HeldLocks call, CompletableFuture<Object> toCaller, Object value, Throwable failure) {
-        releaseAllLater(call)
-                .whenCompleteAsync(
-                        (released, ignored) -> {
-                            LockLostException lost = lostException(call);
-                            if (failure != null) {
-                                if (lost != null) {
-                                    failure.addSuppressed(lost);
-                                }
-                                toCaller.completeExceptionally(failure);
-                            } else if (lost != null) {
-                                toCaller.completeExceptionally(lost);
-                            } else {
-                                toCaller.complete(value);
-                            }
-                        },
-                        Completions.EXECUTOR);
+            LockedCall call, CompletableFuture<Object> toCaller, Object value, Throwable failure) {
+        releaser.releaseAllLater(call)
+                .whenCompleteAsync((released, ignored) -> settle(toCaller, call, value, failure), Completions.EXECUTOR);
     }
 
     private static void cancel(CompletionStage<?> stage) {

@@ -16,7 +16,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWaitsForTheRenewalsInFlight() {
-        HeldLocks call = new HeldLocks(null, new RLock[0], 1, false, false);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null);
         assertThat(call.beginRenewal()).isTrue();
         assertThat(call.beginRenewal()).isTrue();
 
@@ -33,7 +33,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWithNoRenewalInFlightGoesOutAtOnce() {
-        HeldLocks call = new HeldLocks(null, new RLock[0], 1, false, false);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null);
         assertThat(call.beginRelease()).isCompleted();
     }
 }

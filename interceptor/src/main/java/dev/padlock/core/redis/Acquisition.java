@@ -1,6 +1,7 @@
 package dev.padlock.core.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -13,7 +14,7 @@ import org.redisson.api.RLock;
  * <p>Redisson's blocking {@code tryLock} throws when the caller is interrupted while the lock script has
  * already run on the server, so the key stays held (with the watchdog, for ever). Here acquisition is always
  * the asynchronous call, and a caller that stops waiting for any reason cancels it: the acquisition then
- * releases the lock exactly once if it turns out to have been taken (see {@code LockOperation#acquireAllAsync}),
+ * releases the lock exactly once if it turns out to have been taken (see {@code dev.padlock.core.Acquirer#acquireAllAsync}),
  * which also keeps a reentrant hold count right.
  *
  * <p>Redisson 4.7.0's asynchronous waiting is wasteful under contention: {@code LockPubSub.onMessage} answers an
@@ -120,8 +121,7 @@ public final class Acquisition {
     }
 
     public static Throwable unwrap(Throwable t) {
-        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException)
-                && t.getCause() != null) {
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -1,0 +1,133 @@
+package dev.padlock.core;
+
+import dev.padlock.LockNotAcquiredException;
+import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.key.KeyRenderer;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.LockKind;
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Starts one method's calls: renders the keys from the arguments, gets the Redis client (waiting for it, or not,
+ * while Padlock is still connecting), and builds the call's {@link LockedCall}. Built once per method.
+ */
+final class CallFactory {
+
+    private final CallFacts facts;
+    private final KeyRenderer keys;
+    private final LockKind kind;
+    private final boolean fenced;
+    private final LocalTurns turns;
+    private final RedisClientSource client;
+    private final CallerContext callers;
+    private final long waitMillis;
+    /** Words the failures to start a call as failures to acquire. */
+    private final Acquirer acquirer;
+
+    CallFactory(
+            LockPlan plan,
+            Method method,
+            LockKind kind,
+            boolean fenced,
+            LocalTurns turns,
+            EngineServices services,
+            Acquirer acquirer) {
+        this.facts =
+                new CallFacts(plan.method(), plan.lockName(), plan.settings().type(), services.reporter());
+        this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), method);
+        this.kind = kind;
+        this.fenced = fenced;
+        this.turns = turns;
+        this.client = services.client();
+        this.callers = services.callers();
+        this.waitMillis = plan.settings().waitTime().toMillis();
+        this.acquirer = acquirer;
+    }
+
+    /**
+     * A new call: its locks, one per distinct rendered key, in sorted key order, for {@code owner}. While the client
+     * is still connecting, waits for it: for callers that may block (see {@link #newCallLater} for the others).
+     */
+    LockedCall newCall(Object[] args, long owner) {
+        String[] names = keys.render(args);
+        refuseIfInterrupted(names);
+        RedissonClient redisson = client.getNow();
+        if (redisson == null) {
+            try {
+                redisson = client.get();
+            } catch (RuntimeException e) {
+                // Fail closed: no client, no lock, no method body.
+                boolean interrupted = e.getCause() instanceof InterruptedException;
+                throw acquirer.notAcquired(
+                        names[0],
+                        interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
+                        interrupted ? e.getCause() : e);
+            }
+        }
+        return newCall(names, redisson, owner);
+    }
+
+    /**
+     * A new call without waiting for the client: at once when it is connected (the common case), else once it is. A
+     * caller that must not block (an event loop) waits no longer than its wait time for the connection, and with a
+     * wait time of 0 not at all: it fails with {@link LockNotAcquiredException}. A bad key template is thrown here,
+     * to the caller.
+     */
+    CompletableFuture<LockedCall> newCallLater(Object[] args, long owner) {
+        String[] names = keys.render(args);
+        refuseIfInterrupted(names);
+        RedissonClient redisson = client.getNow();
+        if (redisson != null) {
+            return CompletableFuture.completedFuture(newCall(names, redisson, owner));
+        }
+        CompletableFuture<RedissonClient> ready = client.ready();
+        boolean bounded = callers.mustNotBlock();
+        if (bounded && waitMillis == 0 && !ready.isDone()) {
+            return CompletableFuture.failedFuture(
+                    acquirer.notAcquired(names[0], "Redis is not connected yet (Padlock is still connecting)", null));
+        }
+        if (bounded) {
+            ready.orTimeout(waitMillis, TimeUnit.MILLISECONDS);
+        }
+        CompletableFuture<LockedCall> call = new CompletableFuture<>();
+        ready.whenComplete((connected, failure) -> {
+            if (failure == null) {
+                try {
+                    call.complete(newCall(names, connected, owner));
+                } catch (Throwable t) {
+                    call.completeExceptionally(t);
+                }
+            } else if (Acquisition.unwrap(failure) instanceof TimeoutException) {
+                call.completeExceptionally(acquirer.notAcquired(
+                        names[0],
+                        "Redis is not connected yet (Padlock is still connecting)",
+                        Acquisition.unwrap(failure)));
+            } else {
+                call.completeExceptionally(acquirer.notAcquired(
+                        names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
+            }
+        });
+        return call;
+    }
+
+    private void refuseIfInterrupted(String[] names) {
+        if (Thread.currentThread().isInterrupted()) {
+            // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
+            throw acquirer.notAcquired(names[0], "the calling thread was interrupted", new InterruptedException());
+        }
+    }
+
+    private LockedCall newCall(String[] names, RedissonClient redisson, long owner) {
+        RLock[] locks = new RLock[names.length];
+        for (int i = 0; i < names.length; i++) {
+            locks[i] = kind.lock(redisson, names[i]);
+        }
+        return new LockedCall(facts, locks, owner, fenced, turns);
+    }
+}

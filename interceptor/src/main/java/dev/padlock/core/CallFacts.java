@@ -1,0 +1,20 @@
+package dev.padlock.core;
+
+import dev.padlock.LockType;
+
+/**
+ * What a call says about itself, fixed per method: what {@link dev.padlock.LockContext} and loss reports name, and
+ * where its losses are reported. One instance per operation, shared by its calls.
+ *
+ * @param method the method as messages name it
+ * @param lockName the lock name, as {@code padlock.locks."<name>"} configures it
+ * @param reporter where the call's losses are reported: one per engine, so it also tells which engine (application)
+ *     the call belongs to; nested calls share holds within one engine only
+ */
+record CallFacts(String method, String lockName, LockType type, LockLossReporter reporter) {
+
+    /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
+    boolean sameEngineAs(CallFacts other) {
+        return reporter == other.reporter;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.padlock.core;
+
+import dev.padlock.core.client.RedisClientSource;
+
+/**
+ * What the operations of one engine (one application) share: its client, one renewal timer for all its held locks,
+ * one releaser, one loss reporter, its callers' context, and one local queue per key.
+ */
+record EngineServices(
+        RedisClientSource client,
+        LeaseRenewal renewal,
+        Releaser releaser,
+        LockLossReporter reporter,
+        CallerContext callers,
+        LocalTurns turns) {}

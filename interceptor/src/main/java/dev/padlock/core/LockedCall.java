@@ -1,0 +1,235 @@
+package dev.padlock.core;
+
+import dev.padlock.LockContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.redisson.api.RLock;
+
+/**
+ * One {@code @Locked} call's locks while it runs, including those not taken yet: which are taken and since when,
+ * their fencing tokens, the local turns it holds, and the enclosing calls whose holds it shares. Its leases are
+ * booked in {@link LeaseBook}; {@link LeaseRenewal} watches them. Bound to the thread running the body so {@link
+ * LockContext} can describe it.
+ */
+final class LockedCall extends LeaseBook {
+
+    private static final ThreadLocal<LockedCall> CURRENT = new ThreadLocal<>();
+
+    final CallFacts facts;
+    final RLock[] locks;
+    final long owner;
+    /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
+    final long[] tokens;
+
+    /** How many of {@code locks}, in order, are taken: only those are renewed and released. */
+    private volatile int takenCount;
+
+    private long acquiredNanos;
+
+    /**
+     * The lock whose acquisition got no answer (a timeout while the script may have run), released like a taken one
+     * but not reported lost when found not held; -1 when none.
+     */
+    volatile int inDoubt = -1;
+
+    /** Whether {@link LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
+    boolean watched;
+
+    /** Guarded by this: the body's phase, for a caller that may cancel before it runs. */
+    private boolean started;
+
+    private boolean abandoned;
+
+    /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
+    private final LocalTurns turns;
+    /** With {@link #turns}: which locks this call holds the turn for (guarded by this). */
+    private final boolean[] turnsHeld;
+
+    /**
+     * By lock index, the enclosing call on this thread that holds the same key already, or {@code null}: this call
+     * shares that hold instead of asking Redis (see {@link #sharesHolds}). {@code null} when there is none, the common
+     * case.
+     */
+    private final LockedCall[] hosts;
+
+    private final int[] hostIndexes;
+
+    /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
+    private LockedCall enclosing;
+
+    LockedCall(CallFacts facts, RLock[] locks, long owner, boolean fenced, LocalTurns turns) {
+        super(locks.length);
+        this.facts = facts;
+        this.locks = locks;
+        this.owner = owner;
+        this.tokens = fenced ? new long[locks.length] : null;
+        this.turns = turns;
+        this.turnsHeld = turns != null ? new boolean[locks.length] : null;
+        LockedCall[] found = null;
+        int[] indexes = null;
+        for (LockedCall call = CURRENT.get(); call != null; call = call.enclosing) {
+            if (!call.facts.sameEngineAs(facts)) {
+                continue; // another application's call, run on this thread: its holds are not this one's
+            }
+            for (int i = 0; i < locks.length; i++) {
+                int j = call.indexOf(locks[i].getName());
+                if (j >= 0 && (found == null || found[i] == null)) {
+                    if (found == null) {
+                        found = new LockedCall[locks.length];
+                        indexes = new int[locks.length];
+                    }
+                    found[i] = call;
+                    indexes[i] = j;
+                }
+            }
+        }
+        this.hosts = found;
+        this.hostIndexes = indexes;
+    }
+
+    /** The index of the lock on {@code key} among those this call has taken, or -1. */
+    private int indexOf(String key) {
+        int count = takenCount;
+        for (int j = 0; j < count; j++) {
+            if (locks[j].getName().equals(key)) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether an enclosing call on this thread holds some of this call's keys. Such a nested call shares the
+     * enclosing hold for those keys: it neither asks Redis nor queues, so it can neither shorten the enclosing lease
+     * (Redisson's re-entry would set the nested lease on the key) nor take a second fencing token, nor wait against
+     * its own caller when the two have different owners (a stage call around a blocking one). It is released with the
+     * enclosing call, not before.
+     */
+    boolean sharesHolds() {
+        return hosts != null;
+    }
+
+    /** Whether lock {@code index} is held by an enclosing call, whose hold this call shares. */
+    boolean sharesHold(int index) {
+        return hosts != null && hosts[index] != null;
+    }
+
+    /** The enclosing call whose hold of lock {@code index} this call shares; see {@link #sharesHold}. */
+    LockedCall host(int index) {
+        return hosts[index];
+    }
+
+    int hostIndex(int index) {
+        return hostIndexes[index];
+    }
+
+    /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
+    boolean queuesFor(int index) {
+        return turns != null && !sharesHold(index);
+    }
+
+    /**
+     * The turn for lock {@code index} was granted to this call; false when the call has ended meanwhile, so the
+     * caller must pass the turn on itself.
+     */
+    synchronized boolean tookTurn(int index) {
+        if (!isRunning()) {
+            return false;
+        }
+        turnsHeld[index] = true;
+        return true;
+    }
+
+    /**
+     * Lock {@code index} is released, was never taken, or its lease is over: the next call of this application may
+     * ask Redis. Passes the turn at most once per lock and call, and only if this call holds it.
+     */
+    void passTurn(int index) {
+        if (turns == null) {
+            return;
+        }
+        synchronized (this) {
+            if (!turnsHeld[index]) {
+                return;
+            }
+            turnsHeld[index] = false;
+        }
+        turns.pass(locks[index].getName());
+    }
+
+    /** The first {@code count} locks are held from now on. */
+    void markTaken(int count) {
+        if (count == 1) {
+            acquiredNanos = System.nanoTime();
+        }
+        takenCount = count;
+    }
+
+    /** How many locks, in order, are taken. */
+    int takenCount() {
+        return takenCount;
+    }
+
+    Duration heldFor() {
+        return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+    }
+
+    /** The deadline of lock {@code index} ({@link System#nanoTime}), the enclosing call's if shared; 0 if not taken. */
+    long deadline(int index) {
+        return sharesHold(index) ? hosts[index].deadline(hostIndexes[index]) : ownDeadline(index);
+    }
+
+    /** The method body is about to run; false when the call was abandoned (cancelled) first. */
+    synchronized boolean start() {
+        if (abandoned) {
+            return false;
+        }
+        started = true;
+        return true;
+    }
+
+    /** The caller cancelled before the body ran; true when it had not started, so nothing else will release. */
+    synchronized boolean abandon() {
+        if (started) {
+            return false;
+        }
+        abandoned = true;
+        return true;
+    }
+
+    /** Makes this the current thread's call until {@link #unbind}; returns the call it hides (nested calls). */
+    LockedCall bind() {
+        LockedCall outer = CURRENT.get();
+        enclosing = outer;
+        CURRENT.set(this);
+        return outer;
+    }
+
+    static void unbind(LockedCall outer) {
+        if (outer == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(outer);
+        }
+    }
+
+    /** The call whose body runs on this thread, or {@code null}. */
+    static LockedCall current() {
+        return CURRENT.get();
+    }
+
+    List<String> keys() {
+        List<String> keys = new ArrayList<>(locks.length);
+        for (RLock lock : locks) {
+            keys.add(lock.getName());
+        }
+        return keys;
+    }
+
+    /** Worked out when asked, so that a call pays for one clock read, not two. */
+    Instant acquiredAt() {
+        return Instant.now().minusNanos(System.nanoTime() - acquiredNanos);
+    }
+}
