@@ -2,6 +2,7 @@ package dev.padlock.cdi;
 
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
+import dev.padlock.core.CallerContext;
 import dev.padlock.core.CurrentLockContext;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.PadlockEngine;
@@ -198,10 +199,8 @@ public class PadlockExtension implements Extension {
                     .createWith(c -> lock.create(client.get()));
         }
         // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
-        PadlockEngine engine = new PadlockEngine(setup.validator(), client, loss -> beans.getEvent()
-                .select(LockLost.class)
-                .fire(loss));
-        setup.methods().forEach(m -> engine.register(m.method(), m.plan()));
+        PadlockEngine engine = PadlockEngine.start(
+                setup, client, loss -> beans.getEvent().select(LockLost.class).fire(loss), CallerContext.NONE);
         this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)

@@ -7,6 +7,7 @@ import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
+import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.shape.ReflectedShapes;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
@@ -51,6 +52,22 @@ public final class PadlockEngine {
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
         this.services = new EngineServices(source, renewal, new Releaser(renewal), losses, callers, new LocalTurns());
+    }
+
+    /**
+     * The engine of a deployment the set-up found valid, with every planned method registered.
+     *
+     * @param lockLost delivers {@link LockLost} events to the application's observers
+     * @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop)
+     */
+    public static PadlockEngine start(
+            PadlockSetup<Method> setup,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers) {
+        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers);
+        setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
+        return engine;
     }
 
     /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */

@@ -54,8 +54,8 @@ public final class PadlockRuntime {
         if (!setup.problems().isEmpty()) {
             throw new IllegalStateException(setup.problems().summary("Padlock cannot start,"));
         }
-        PadlockEngine newEngine = new PadlockEngine(
-                setup.validator(),
+        PadlockEngine newEngine = PadlockEngine.start(
+                setup,
                 new EngineClient(),
                 // Looked up when a loss is reported, which is rare.
                 loss -> Arc.container()
@@ -64,7 +64,6 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader));
-        setup.methods().forEach(m -> newEngine.register(m.method(), m.plan()));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.
