@@ -11,6 +11,7 @@ import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -150,7 +151,10 @@ class InterruptedCallerTest {
                         .hasCauseInstanceOf(InterruptedException.class)
                         .hasMessageContaining("interrupted");
             }
-            assertThat(redis.commandStats().minus(before).total()).isZero();
+            Map<String, Long> sent = new TreeMap<>(redis.commandStats().minus(before).asMap());
+            // Redisson pings each pooled connection every 30 s on its own; a ping can land in this window.
+            sent.remove("ping");
+            assertThat(sent).as("commands sent for interrupted calls").isEmpty();
         }
     }
 
