@@ -151,7 +151,8 @@ class InterruptedCallerTest {
                         .hasCauseInstanceOf(InterruptedException.class)
                         .hasMessageContaining("interrupted");
             }
-            Map<String, Long> sent = new TreeMap<>(redis.commandStats().minus(before).asMap());
+            Map<String, Long> sent =
+                    new TreeMap<>(redis.commandStats().minus(before).asMap());
             // Redisson pings each pooled connection every 30 s on its own; a ping can land in this window.
             sent.remove("ping");
             assertThat(sent).as("commands sent for interrupted calls").isEmpty();
