@@ -1,0 +1,48 @@
+package dev.padlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The BOM has no parent (so that importing it brings no test libraries along), hence its own version: it must move
+ * with the project's, and list every artifact an application may depend on.
+ */
+class BomTest {
+
+    private static final Pattern VERSION =
+            Pattern.compile("<artifactId>([^<]+)</artifactId>\\s*<version>([^<]+)</version>");
+
+    @Test
+    void theBomHasTheProjectsVersionAndListsEveryPublishedArtifact() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        Matcher parent = VERSION.matcher(Files.readString(root.resolve("pom.xml")));
+        assertThat(parent.find()).isTrue();
+        String bom = Files.readString(root.resolve("bom/pom.xml"));
+        Matcher own = VERSION.matcher(bom);
+        assertThat(own.find()).isTrue();
+
+        assertThat(own.group(1)).isEqualTo("padlock-bom");
+        assertThat(own.group(2)).as("padlock-bom's version").isEqualTo(parent.group(2));
+        List<String> managed = new ArrayList<>();
+        Matcher entry =
+                Pattern.compile("<artifactId>(padlock-[^<]+)</artifactId>").matcher(bom);
+        while (entry.find()) {
+            managed.add(entry.group(1));
+        }
+        assertThat(managed)
+                .contains(
+                        "padlock-interceptor",
+                        "padlock-extension",
+                        "padlock-quarkus",
+                        "padlock-quarkus-deployment",
+                        "padlock-testing");
+    }
+}
