@@ -1,5 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
+import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedSpec;
 import io.quarkus.builder.item.MultiBuildItem;
 import java.util.List;
@@ -19,6 +20,7 @@ public final class LockedMethodBuildItem extends MultiBuildItem {
     private final List<String> parameterNames;
     private final AnnotationInstance binding;
     private final LockedSpec spec;
+    private final LockPlan plan;
     private final SortedSet<String> keyPathTypes;
 
     LockedMethodBuildItem(
@@ -29,6 +31,7 @@ public final class LockedMethodBuildItem extends MultiBuildItem {
             List<String> parameterNames,
             AnnotationInstance binding,
             LockedSpec spec,
+            LockPlan plan,
             SortedSet<String> keyPathTypes) {
         this.id = id;
         this.declaringClass = declaringClass;
@@ -37,6 +40,7 @@ public final class LockedMethodBuildItem extends MultiBuildItem {
         this.parameterNames = List.copyOf(parameterNames);
         this.binding = binding;
         this.spec = spec;
+        this.plan = plan;
         this.keyPathTypes = keyPathTypes;
     }
 
@@ -71,6 +75,11 @@ public final class LockedMethodBuildItem extends MultiBuildItem {
     /** The binding's members, defaults filled in. */
     LockedSpec spec() {
         return spec;
+    }
+
+    /** What the rules made of it with the build's configuration (run time reads the configuration again). */
+    LockPlan plan() {
+        return plan;
     }
 
     /** Classes whose getters, record components or fields this method's key templates read at run time. */

@@ -118,6 +118,7 @@ final class LockedMethodScanner {
                 names,
                 f.binding(),
                 spec(f.binding()),
+                plan,
                 keyPathTypes(plan, f.shape()));
     }
 

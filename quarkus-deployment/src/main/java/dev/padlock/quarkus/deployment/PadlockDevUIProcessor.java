@@ -1,0 +1,77 @@
+package dev.padlock.quarkus.deployment;
+
+import dev.padlock.core.config.DurationText;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.plan.LockSettings;
+import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
+import io.quarkus.deployment.IsLocalDevelopment;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.devui.spi.page.CardPageBuildItem;
+import io.quarkus.devui.spi.page.Page;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Padlock's card in the Dev UI (dev mode only): every {@code @Locked} method with the lock it takes and the
+ * settings the rules resolved for it, and every {@code @Named} lock injection point. The values are those of the
+ * build's configuration, in dev mode the application's own.
+ */
+class PadlockDevUIProcessor {
+
+    static final String METHODS = "lockedMethods";
+    static final String NAMED_LOCKS = "namedLocks";
+
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    CardPageBuildItem card(List<LockedMethodBuildItem> methods, NamedLockPointsBuildItem namedLocks) {
+        List<Map<String, String>> methodRows = new ArrayList<>();
+        methods.stream()
+                .sorted(Comparator.comparing(LockedMethodBuildItem::id))
+                .forEach(m -> methodRows.add(row(m.id(), m.plan())));
+        List<Map<String, String>> lockRows = new ArrayList<>();
+        for (NamedLockPoint point : namedLocks.points()) {
+            Map<String, String> row = new LinkedHashMap<>();
+            row.put("name", point.getName());
+            row.put("bean", point.getKind().simpleName());
+            row.put("injected into", point.getWhere());
+            lockRows.add(row);
+        }
+
+        CardPageBuildItem card = new CardPageBuildItem();
+        card.addBuildTimeData(METHODS, methodRows);
+        card.addBuildTimeData(NAMED_LOCKS, lockRows);
+        card.addPage(Page.tableDataPageBuilder("Locked methods")
+                .icon("font-awesome-solid:lock")
+                .buildTimeDataKey(METHODS)
+                .staticLabel(String.valueOf(methodRows.size())));
+        card.addPage(Page.tableDataPageBuilder("Named locks")
+                .icon("font-awesome-solid:key")
+                .buildTimeDataKey(NAMED_LOCKS)
+                .staticLabel(String.valueOf(lockRows.size())));
+        return card;
+    }
+
+    private static Map<String, String> row(String method, LockPlan plan) {
+        LockSettings settings = plan.settings();
+        Map<String, String> row = new LinkedHashMap<>();
+        row.put("method", method);
+        row.put("lock", plan.lockName());
+        row.put(
+                "keys",
+                plan.keys().isEmpty()
+                        ? plan.redisBase()
+                        : String.join(
+                                ", ",
+                                plan.keys().stream()
+                                        .map(k -> plan.redisBase() + ":"
+                                                + k.template().source())
+                                        .toList()));
+        row.put("type", settings.type().name());
+        row.put("wait", DurationText.format(settings.waitTime()));
+        row.put("lease", settings.usesWatchdog() ? "watchdog" : DurationText.format(settings.leaseTime()));
+        row.put("on failure", settings.onFailure().name());
+        return row;
+    }
+}
