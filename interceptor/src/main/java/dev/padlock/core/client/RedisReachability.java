@@ -2,7 +2,10 @@ package dev.padlock.core.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +36,9 @@ public final class RedisReachability {
      */
     public static final Duration TIMEOUT = Duration.ofSeconds(2);
 
+    /** The name of Padlock's readiness check on every runtime. */
+    public static final String CHECK_NAME = "padlock";
+
     /** What the check shows as the address when the application provides the client. */
     public static final String APPLICATION_CLIENT = "the application's own RedissonClient";
 
@@ -48,7 +54,18 @@ public final class RedisReachability {
      * @param reason why it is down: {@code "connecting"}, or a text that names the exception type; {@code null}
      *     when up
      */
-    public record Result(boolean up, String address, String reason) {}
+    public record Result(boolean up, String address, String reason) {
+
+        /** What a health check shows beside its status: the address, and the reason when down. */
+        public Map<String, Object> data() {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("address", address);
+            if (reason != null) {
+                data.put("reason", reason);
+            }
+            return Collections.unmodifiableMap(data);
+        }
+    }
 
     private final String address;
     /** The configured password and any in an address, struck from failure texts. */
