@@ -8,6 +8,7 @@ import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.client.RedisReachability;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.InterceptorPriority;
@@ -73,6 +74,7 @@ public class PadlockExtension implements Extension {
 
     private ConfigView config;
     private ManagedClient managedClient;
+    private RedisReachability reachability;
     private PadlockEngine engine;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
@@ -82,6 +84,20 @@ public class PadlockExtension implements Extension {
         InterceptorPriority.read(config, earlyProblems).ifPresent(priority -> interceptor
                 .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority)));
+        if (healthApiPresent()) {
+            event.addAnnotatedType(PadlockReadinessCheck.class, PadlockReadinessCheck.class.getName());
+        }
+    }
+
+    /** MicroProfile Health is optional: the check's class may be loaded only where the container ships the API. */
+    private static boolean healthApiPresent() {
+        try {
+            Class.forName(
+                    "org.eclipse.microprofile.health.HealthCheck", false, PadlockExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** Every {@code @Locked} business method of every managed bean, checked at deployment rather than on first call. */
@@ -182,9 +198,11 @@ public class PadlockExtension implements Extension {
             // The application's own client, looked up once on first use rather than per call.
             client = ResolvedOnce.of(
                     () -> beans.createInstance().select(RedissonClient.class).get());
+            reachability = RedisReachability.ofApplicationClient(client);
         } else {
             managedClient = new ManagedClient(setup.redis(), loader);
             client = managedClient;
+            reachability = RedisReachability.of(managedClient);
             event.addBean()
                     .types(RedissonClient.class, Object.class)
                     .qualifiers(Any.Literal.INSTANCE, Default.Literal.INSTANCE)
@@ -227,6 +245,11 @@ public class PadlockExtension implements Extension {
             RedisConnectionSettings.ignoredWithApplicationClient(config)
                     .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         }
+    }
+
+    /** For the readiness check: the client Padlock locks with, Padlock's own or the application's. */
+    RedisReachability reachability() {
+        return reachability;
     }
 
     void ready(@Observes AfterDeploymentValidation event) {

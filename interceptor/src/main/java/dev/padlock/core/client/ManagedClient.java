@@ -23,6 +23,9 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
     private final ClassLoader loader;
     private final Object guard = new Object();
     private volatile RedissonClient client;
+    /** Why the last attempt failed, while no client is connected; for the readiness check, which must not wait. */
+    private volatile Throwable lastFailure;
+
     private CompletableFuture<RedissonClient> connecting; // guarded by guard
     private boolean closed; // guarded by guard
 
@@ -102,6 +105,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         try {
             created = Redisson.create(settings.toRedissonConfig(loader));
         } catch (Throwable t) {
+            lastFailure = t;
             attempt.completeExceptionally(t);
             return;
         }
@@ -113,8 +117,18 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
                 return;
             }
             client = created;
+            lastFailure = null;
         }
         attempt.complete(created);
+    }
+
+    RedisConnectionSettings settings() {
+        return settings;
+    }
+
+    /** Why the last connection attempt failed, or {@code null} when none has failed since the last success. */
+    Throwable lastFailure() {
+        return lastFailure;
     }
 
     @Override

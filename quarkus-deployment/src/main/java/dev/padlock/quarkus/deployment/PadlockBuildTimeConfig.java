@@ -21,6 +21,22 @@ public interface PadlockBuildTimeConfig {
     /** Dev Services: a Redis for dev mode and tests when no address is configured. */
     DevServices devservices();
 
+    /** The readiness check. */
+    Health health();
+
+    /** Readiness check settings. */
+    interface Health {
+
+        /**
+         * Whether Padlock's readiness check ({@code padlock} in {@code /q/health/ready}) is published when the
+         * application has the {@code quarkus-smallrye-health} extension. It is down while the client Padlock locks
+         * with cannot reach Redis, since every locked call would then fail; turn it off where Redis being away must
+         * not take the application out of service.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     /** Dev Services settings. */
     interface DevServices {
 

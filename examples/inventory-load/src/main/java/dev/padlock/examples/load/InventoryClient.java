@@ -66,6 +66,14 @@ public final class InventoryClient {
     }
 
     /**
+     * A GET of a health endpoint, relative to the application's root: {@code q/health/ready} on Quarkus,
+     * {@code health/ready} on Payara Micro. Any status: a check that is down answers 503.
+     */
+    public HttpResponse<String> health(URI app, String path) {
+        return send(HttpRequest.newBuilder(app.resolve(path)).GET());
+    }
+
+    /**
      * A few locked calls on a SKU of its own, so that connection pools and the JIT are warm before a measured burst
      * and its first calls do not spend their lock wait on start-up costs.
      */

@@ -80,6 +80,17 @@ class PayaraInventoryIT {
         assertThat(redis.command("KEYS", "padlock:*")).as("locks left").asList().isEmpty();
     }
 
+    /** Payara Micro ships MicroProfile Health, so the portable extension adds Padlock's readiness check there. */
+    @Test
+    void readinessListsPadlocksCheckUp() {
+        HttpResponse<String> ready = client.health(payara.baseUri(), "health/ready");
+
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(ready.body())
+                .containsPattern("\\{\\s*\"name\"\\s*:\\s*\"padlock\"\\s*,\\s*\"status\"\\s*:\\s*\"UP\"")
+                .contains("single [" + redis.uri() + "]");
+    }
+
     @Test
     void quarkusAndPayaraTogetherSellExactlyTheStock() {
         try (RunningApp quarkus = startQuarkus("quarkus-beside-payara")) {

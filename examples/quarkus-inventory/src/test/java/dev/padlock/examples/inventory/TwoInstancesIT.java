@@ -69,6 +69,16 @@ class TwoInstancesIT {
     }
 
     @Test
+    void readinessListsPadlocksCheckUpWithTheAddress() {
+        HttpResponse<String> ready = instances.client.health(instances.uris().get(0), "q/health/ready");
+
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(ready.body())
+                .containsPattern("\\{\\s*\"name\"\\s*:\\s*\"padlock\"\\s*,\\s*\"status\"\\s*:\\s*\"UP\"")
+                .contains("single [" + instances.redis.uri() + "]");
+    }
+
+    @Test
     void opposingTransfersOnTwoInstancesNeitherDeadlockNorLoseStock() throws Exception {
         List<URI> uris = instances.uris();
         instances.client.restock(uris.get(0), "pear", 1_000);

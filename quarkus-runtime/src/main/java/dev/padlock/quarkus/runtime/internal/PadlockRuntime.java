@@ -5,6 +5,7 @@ import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.client.RedisReachability;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.plan.LockedSpec;
@@ -34,6 +35,7 @@ public final class PadlockRuntime {
 
     private volatile PadlockEngine engine;
     private volatile ManagedClient managedClient;
+    private volatile RedisReachability reachability;
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
     void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
@@ -75,6 +77,10 @@ public final class PadlockRuntime {
             // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
             managedClient.connectInBackground();
         }
+        reachability = applicationHasClient()
+                ? RedisReachability.ofApplicationClient(ResolvedOnce.of(
+                        () -> Arc.container().instance(RedissonClient.class).get()))
+                : RedisReachability.of(managedClient);
         newEngine.publishMetrics(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.application.name", String.class)
                 .orElse("padlock"));
@@ -158,6 +164,11 @@ public final class PadlockRuntime {
             case "double" -> double.class;
             default -> Class.forName(name, false, loader);
         };
+    }
+
+    /** For the readiness check: whether the client Padlock locks with reaches Redis now. */
+    RedisReachability.Result reachability() {
+        return started(reachability).check();
     }
 
     PadlockEngine engine() {
