@@ -28,7 +28,10 @@ public interface LockEvents {
     enum Outcome {
         /** Every lock of the call is held. */
         ACQUIRED,
-        /** A lock was not free within the wait, and the call failed with {@code LockNotAcquiredException}. */
+        /**
+         * A lock was not free within the wait (or, for a nested call, its caller's hold could not be shared), and the
+         * call failed with {@code LockNotAcquiredException}.
+         */
         NOT_ACQUIRED,
         /** A lock was not free within the wait, and {@code onFailure = SKIP} let the call pass without its method. */
         SKIPPED,
