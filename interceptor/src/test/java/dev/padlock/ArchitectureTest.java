@@ -91,8 +91,12 @@ class ArchitectureTest {
                 .definedBy("dev.padlock.core.setup..")
                 .layer("core")
                 .definedBy("dev.padlock.core")
-                .whereLayer("core")
+                .layer("metrics")
+                .definedBy("dev.padlock.core.metrics..")
+                .whereLayer("metrics")
                 .mayNotBeAccessedByAnyLayer()
+                .whereLayer("core")
+                .mayOnlyBeAccessedByLayers("metrics")
                 .whereLayer("setup")
                 .mayOnlyBeAccessedByLayers("core")
                 .whereLayer("client")
@@ -108,7 +112,8 @@ class ArchitectureTest {
                 .whereLayer("config")
                 .mayOnlyBeAccessedByLayers("key", "plan", "client", "setup", "core")
                 .whereLayer("api")
-                .mayOnlyBeAccessedByLayers("config", "shape", "redis", "key", "plan", "client", "setup", "core")
+                .mayOnlyBeAccessedByLayers(
+                        "config", "shape", "redis", "key", "plan", "client", "setup", "core", "metrics")
                 .because(
                         "dependencies point down the package map (README, Project layout), so a change to a lower package"
                                 + " never needs the ones above it: move code that a lower package needs down into it, or"

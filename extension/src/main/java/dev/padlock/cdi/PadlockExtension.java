@@ -4,6 +4,7 @@ import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.core.CallerContext;
 import dev.padlock.core.CurrentLockContext;
+import dev.padlock.core.LockEvents;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
@@ -48,6 +49,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -70,6 +72,11 @@ public class PadlockExtension implements Extension {
     private final Problems earlyProblems = new Problems();
 
     private boolean applicationHasClient;
+    /** Whether the application has a Micrometer {@code MeterRegistry} bean (and Micrometer is where Padlock is). */
+    private boolean applicationHasMeterRegistry;
+    /** Padlock's meters, bound to that registry once beans can be created; {@code null} without one. */
+    private DeferredLockEvents meters;
+
     private boolean deployable;
 
     private ConfigView config;
@@ -180,6 +187,31 @@ public class PadlockExtension implements Extension {
         }
     }
 
+    /** Metrics go to the application's Micrometer registry when it has one; Micrometer is never required. */
+    void detectMeterRegistry(@Observes ProcessBean<?> event) {
+        if (!applicationHasMeterRegistry && isMeterRegistry(event.getBean().getTypes()) && micrometerIsVisible()) {
+            applicationHasMeterRegistry = true;
+        }
+    }
+
+    private static final String METER_REGISTRY = "io.micrometer.core.instrument.MeterRegistry";
+
+    /** Compared by name, so that nothing of Micrometer is loaded here. */
+    private static boolean isMeterRegistry(Set<Type> beanTypes) {
+        return beanTypes.stream()
+                .anyMatch(type -> type instanceof Class<?> c && c.getName().equals(METER_REGISTRY));
+    }
+
+    /** Whether Padlock's own class loader sees Micrometer (an application's copy may be out of its reach). */
+    private static boolean micrometerIsVisible() {
+        try {
+            Class.forName(METER_REGISTRY, false, PadlockExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     void addBeans(@Observes AfterBeanDiscovery event, BeanManager beans) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         PadlockSetup<Method> setup = PadlockSetup.plan(
@@ -217,8 +249,13 @@ public class PadlockExtension implements Extension {
                     .createWith(c -> lock.create(client.get()));
         }
         // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
+        meters = applicationHasMeterRegistry ? new DeferredLockEvents() : null;
         PadlockEngine engine = PadlockEngine.start(
-                setup, client, loss -> beans.getEvent().select(LockLost.class).fire(loss), CallerContext.NONE);
+                setup,
+                client,
+                loss -> beans.getEvent().select(LockLost.class).fire(loss),
+                CallerContext.NONE,
+                meters != null ? meters : LockEvents.NONE);
         this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)
@@ -252,12 +289,18 @@ public class PadlockExtension implements Extension {
         return reachability;
     }
 
-    void ready(@Observes AfterDeploymentValidation event) {
+    void ready(@Observes AfterDeploymentValidation event, BeanManager beans) {
         if (managedClient != null && deployable) {
             managedClient.connectInBackground();
         }
         if (engine != null && deployable) {
             engine.publishMetrics(applicationName());
+        }
+        if (meters != null && deployable) {
+            LockEvents micrometer = MicrometerRegistry.events(beans);
+            if (micrometer != null) {
+                meters.bind(micrometer);
+            }
         }
     }
 

@@ -60,6 +60,7 @@ final class Acquirer {
         if (call.sharesHolds()) {
             LockNotAcquiredException refused = refusedNested(call);
             if (refused != null) {
+                ended(call, LockEvents.Outcome.NOT_ACQUIRED, System.nanoTime());
                 return CompletableFuture.failedFuture(refused);
             }
         }
@@ -114,6 +115,11 @@ final class Acquirer {
     private void takeNext(LockedCall call, int next, long lease, long deadline, CompletableFuture<Boolean> result) {
         int index = skipShared(call, next);
         if (index == call.locks.length) {
+            if (call.facts.meter() != null) {
+                // before completing, so that whoever releases next reports the release after this
+                call.metered = true;
+                ended(call, LockEvents.Outcome.ACQUIRED, deadline - waitMillis * 1_000_000);
+            }
             if (!result.complete(true)) {
                 releaser.releaseAllLater(call); // cancelled while the last lock was being taken
             }
@@ -136,12 +142,19 @@ final class Acquirer {
                 turn.cancel(false); // stop queueing; a turn granted meanwhile is passed on in withTurn
             }
         });
+        LockEvents.Meter meter = call.facts.meter();
+        if (meter != null) {
+            meter.queued();
+        }
         turn.whenComplete((mine, failure) -> {
+            if (meter != null) {
+                meter.dequeued();
+            }
             if (Boolean.TRUE.equals(mine)) {
                 // what is left of the wait goes to Redis
                 withTurn(call, index, key, remainingMillis(deadline), lease, deadline, result);
             } else {
-                notFree(call, index, result);
+                notFree(call, index, deadline, result);
             }
         });
     }
@@ -200,7 +213,9 @@ final class Acquirer {
         } catch (RuntimeException e) {
             // e.g. the client shut down under the call: nothing may stay held or registered for renewal
             releaser.releaseAllLater(call);
-            result.completeExceptionally(e);
+            if (result.completeExceptionally(e)) {
+                ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
+            }
             return;
         }
         attempt.whenComplete((taken, failure) -> {
@@ -218,10 +233,12 @@ final class Acquirer {
                 call.inDoubt = index;
                 call.markTaken(index + 1);
                 releaser.releaseAllLater(call);
-                result.completeExceptionally(
-                        notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)));
+                if (result.completeExceptionally(
+                        notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)))) {
+                    ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
+                }
             } else if (!Boolean.TRUE.equals(taken)) {
-                notFree(call, index, result);
+                notFree(call, index, deadline, result);
             } else if (result.isDone()) {
                 releaser.releaseAllLater(call); // the caller cancelled meanwhile
             } else {
@@ -231,13 +248,29 @@ final class Acquirer {
     }
 
     /** Lock {@code index} was not free within the wait: release what the call took, then skip or fail. */
-    private void notFree(LockedCall call, int index, CompletableFuture<Boolean> result) {
+    private void notFree(LockedCall call, int index, long deadline, CompletableFuture<Boolean> result) {
         releaser.releaseAllLater(call);
+        long started = deadline - waitMillis * 1_000_000;
         if (plan.settings().onFailure() == OnFailure.SKIP) {
-            result.complete(false);
-        } else {
-            result.completeExceptionally(
-                    notAcquired(call.locks[index].getName(), "it is held by another caller", null));
+            if (result.complete(false)) {
+                ended(call, LockEvents.Outcome.SKIPPED, started);
+            }
+        } else if (result.completeExceptionally(
+                notAcquired(call.locks[index].getName(), "it is held by another caller", null))) {
+            ended(call, LockEvents.Outcome.NOT_ACQUIRED, started);
+        }
+    }
+
+    /**
+     * Tells the call's meter, if any, how its acquisition ended. Called only by whoever completed the acquisition, so
+     * each call is counted once; a caller that gave up first is counted where it gave up ({@link LockOperation}).
+     *
+     * @param started when the acquisition started ({@link System#nanoTime})
+     */
+    static void ended(LockedCall call, LockEvents.Outcome outcome, long started) {
+        LockEvents.Meter meter = call.facts.meter();
+        if (meter != null) {
+            meter.acquired(outcome, System.nanoTime() - started);
         }
     }
 

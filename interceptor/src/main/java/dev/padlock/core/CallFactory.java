@@ -38,8 +38,13 @@ final class CallFactory {
             LocalTurns turns,
             EngineServices services,
             Acquirer acquirer) {
-        this.facts =
-                new CallFacts(plan.method(), plan.lockName(), plan.settings().type(), services.reporter());
+        this.facts = new CallFacts(
+                plan.method(),
+                plan.lockName(),
+                plan.settings().type(),
+                services.reporter(),
+                GuardedMeter.of(
+                        services.events(), plan.lockName(), plan.settings().type()));
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), method);
         this.kind = kind;
         this.fenced = fenced;
@@ -64,6 +69,7 @@ final class CallFactory {
             } catch (RuntimeException e) {
                 // Fail closed: no client, no lock, no method body.
                 boolean interrupted = e.getCause() instanceof InterruptedException;
+                failedToStart(interrupted ? LockEvents.Outcome.INTERRUPTED : LockEvents.Outcome.ERROR);
                 throw acquirer.notAcquired(
                         names[0],
                         interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
@@ -89,6 +95,7 @@ final class CallFactory {
         CompletableFuture<RedissonClient> ready = client.ready();
         boolean bounded = callers.mustNotBlock();
         if (bounded && waitMillis == 0 && !ready.isDone()) {
+            failedToStart(LockEvents.Outcome.ERROR);
             return CompletableFuture.failedFuture(
                     acquirer.notAcquired(names[0], "Redis is not connected yet (Padlock is still connecting)", null));
         }
@@ -104,11 +111,13 @@ final class CallFactory {
                     call.completeExceptionally(t);
                 }
             } else if (Acquisition.unwrap(failure) instanceof TimeoutException) {
+                failedToStart(LockEvents.Outcome.ERROR);
                 call.completeExceptionally(acquirer.notAcquired(
                         names[0],
                         "Redis is not connected yet (Padlock is still connecting)",
                         Acquisition.unwrap(failure)));
             } else {
+                failedToStart(LockEvents.Outcome.ERROR);
                 call.completeExceptionally(acquirer.notAcquired(
                         names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
             }
@@ -119,7 +128,15 @@ final class CallFactory {
     private void refuseIfInterrupted(String[] names) {
         if (Thread.currentThread().isInterrupted()) {
             // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
+            failedToStart(LockEvents.Outcome.INTERRUPTED);
             throw acquirer.notAcquired(names[0], "the calling thread was interrupted", new InterruptedException());
+        }
+    }
+
+    /** A call that ends before it asked Redis for anything: counted with no wait. */
+    private void failedToStart(LockEvents.Outcome outcome) {
+        if (facts.meter() != null) {
+            facts.meter().acquired(outcome, 0);
         }
     }
 

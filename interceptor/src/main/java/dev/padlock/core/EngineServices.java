@@ -4,7 +4,7 @@ import dev.padlock.core.client.RedisClientSource;
 
 /**
  * What the operations of one engine (one application) share: its client, one renewal timer for all its held locks,
- * one releaser, one loss reporter, its callers' context, and one local queue per key.
+ * one releaser, one loss reporter, its callers' context, one local queue per key, and who observes its locks.
  */
 record EngineServices(
         RedisClientSource client,
@@ -12,4 +12,5 @@ record EngineServices(
         Releaser releaser,
         LockLossReporter reporter,
         CallerContext callers,
-        LocalTurns turns) {}
+        LocalTurns turns,
+        LockEvents events) {}

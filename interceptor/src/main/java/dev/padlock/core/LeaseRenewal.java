@@ -284,6 +284,14 @@ final class LeaseRenewal {
                     // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
                     return;
                 }
+                LockEvents.Meter meter = call.facts.meter();
+                if (meter != null) {
+                    if (cause != null) {
+                        meter.renewalFailed();
+                    } else if (stillHeld) {
+                        meter.renewed();
+                    }
+                }
                 if (cause != null) {
                     if (call.firstRenewalFailure()) {
                         holder.renewalFailed(call, lock, cause, retryMillis);

@@ -19,7 +19,13 @@ final class LockLosses {
     /** Records a loss of lock {@code index}; the event to report, or {@code null} when it was recorded already. */
     static LockLost recordLoss(LockedCall call, int index, LockLost.Detection how, Throwable cause) {
         LockLost loss = new LockLost(call.locks[index].getName(), call.facts.method(), call.heldFor(), how, cause);
-        return call.markLost(index, loss) ? loss : null;
+        if (!call.markLost(index, loss)) {
+            return null;
+        }
+        if (call.facts.meter() != null) {
+            call.facts.meter().lost(how);
+        }
+        return loss;
     }
 
     /** The loss to report when releasing lock {@code index} failed, or {@code null} if there is none to report. */

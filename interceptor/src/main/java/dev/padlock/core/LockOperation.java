@@ -99,15 +99,20 @@ public abstract class LockOperation {
      * @throws LockNotAcquiredException otherwise
      */
     final boolean acquireAll(LockedCall call) {
+        long started = call.facts.meter() != null ? System.nanoTime() : 0;
         CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
         try {
             return acquiring.get(Acquisition.answerDeadlineMillis(waitMillis), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            abandon(call, acquiring);
+            if (abandon(call, acquiring)) {
+                Acquirer.ended(call, LockEvents.Outcome.INTERRUPTED, started);
+            }
             Thread.currentThread().interrupt();
             throw acquirer.notAcquired(call.locks[0].getName(), "the calling thread was interrupted", e);
         } catch (TimeoutException e) {
-            abandon(call, acquiring);
+            if (abandon(call, acquiring)) {
+                Acquirer.ended(call, LockEvents.Outcome.ERROR, started);
+            }
             throw acquirer.notAcquired(call.locks[0].getName(), "Redis did not answer the lock request", e);
         } catch (ExecutionException e) {
             // LockNotAcquiredException, or e.g. the client shut down under the call; nothing is left held
@@ -115,11 +120,18 @@ public abstract class LockOperation {
         }
     }
 
-    /** The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. */
-    private void abandon(LockedCall call, CompletableFuture<Boolean> acquiring) {
-        if (!acquiring.cancel(false) && !acquiring.isCompletedExceptionally() && acquiring.join()) {
+    /**
+     * The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. True when
+     * the caller ended the acquisition (and so reports how it ended), false when it had ended already.
+     */
+    private boolean abandon(LockedCall call, CompletableFuture<Boolean> acquiring) {
+        if (acquiring.cancel(false)) {
+            return true;
+        }
+        if (!acquiring.isCompletedExceptionally() && acquiring.join()) {
             releaser.releaseAll(call);
         }
+        return false;
     }
 
     /** Refuses a call that would block a thread that must not block, before anything is taken. */

@@ -34,6 +34,12 @@ final class LockedCall extends LeaseBook {
      */
     volatile int inDoubt = -1;
 
+    /**
+     * Whether the call's meter heard it acquired its locks, so it also hears of their release, once. Written before
+     * the acquisition completes, read by whoever releases after it.
+     */
+    volatile boolean metered;
+
     /** Whether {@link LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     boolean watched;
 
@@ -174,6 +180,16 @@ final class LockedCall extends LeaseBook {
 
     Duration heldFor() {
         return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+    }
+
+    /**
+     * The call gave up its locks (released them, or left them to lapse): tells its meter how long they were held, if
+     * it heard they were acquired. Called once per call, by whoever began the release or the lapse.
+     */
+    void holdEnded() {
+        if (metered) {
+            facts.meter().released(System.nanoTime() - acquiredNanos);
+        }
     }
 
     /** The deadline of lock {@code index} ({@link System#nanoTime}), the enclosing call's if shared; 0 if not taken. */

@@ -46,12 +46,23 @@ public final class PadlockEngine {
             Supplier<RedissonClient> client,
             Consumer<LockLost> lockLost,
             CallerContext callers) {
+        this(validator, client, lockLost, callers, LockEvents.NONE);
+    }
+
+    /** @param events who observes the locks (metrics); asked once per method for its meter */
+    public PadlockEngine(
+            LockedMethodValidator validator,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers,
+            LockEvents events) {
         this.validator = validator;
         // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
         RedisClientSource source = RedisClientSource.of(client);
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.services = new EngineServices(source, renewal, new Releaser(renewal), losses, callers, new LocalTurns());
+        this.services =
+                new EngineServices(source, renewal, new Releaser(renewal), losses, callers, new LocalTurns(), events);
     }
 
     /**
@@ -65,7 +76,22 @@ public final class PadlockEngine {
             Supplier<RedissonClient> client,
             Consumer<LockLost> lockLost,
             CallerContext callers) {
-        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers);
+        return start(setup, client, lockLost, callers, LockEvents.NONE);
+    }
+
+    /**
+     * As {@link #start(PadlockSetup, Supplier, Consumer, CallerContext)}, with metrics.
+     *
+     * @param events who observes the locks (e.g. {@code dev.padlock.core.metrics.MicrometerLockEvents}); each method
+     *     asks it for its meter here, once
+     */
+    public static PadlockEngine start(
+            PadlockSetup<Method> setup,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers,
+            LockEvents events) {
+        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events);
         setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
         return engine;
     }

@@ -25,6 +25,7 @@ final class Releaser {
         if (renewals == null) {
             return;
         }
+        call.holdEnded();
         renewal.stop(call);
         Acquisition.awaitUninterruptibly(renewals);
         int count = call.takenCount();
@@ -53,6 +54,7 @@ final class Releaser {
         if (renewals == null) {
             return CompletableFuture.completedFuture(null);
         }
+        call.holdEnded();
         renewal.stop(call);
         return renewals.isDone() ? unlockAll(call) : renewals.thenCompose(answered -> unlockAll(call));
     }
@@ -95,6 +97,7 @@ final class Releaser {
     void letLapse(LockedCall call) {
         // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (lapsedBy).
         if (call.beginLapse()) {
+            call.holdEnded();
             passTurns(call, call.takenCount()); // locks never taken, if any: nothing to wait for
         }
     }

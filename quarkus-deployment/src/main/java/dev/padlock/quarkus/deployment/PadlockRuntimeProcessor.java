@@ -19,8 +19,10 @@ import io.quarkus.deployment.builditem.AnnotationProxyBuildItem;
 import io.quarkus.deployment.builditem.GeneratedClassBuildItem;
 import io.quarkus.deployment.builditem.GeneratedResourceBuildItem;
 import io.quarkus.deployment.builditem.ShutdownContextBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.gizmo2.ClassOutput;
 import io.quarkus.runtime.RuntimeValue;
+import io.quarkus.runtime.metrics.MetricsFactory;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Singleton;
 import java.lang.annotation.Annotation;
@@ -149,7 +151,8 @@ class PadlockRuntimeProcessor {
             AnnotationProxyBuildItem annotationProxy,
             BuildProducer<GeneratedClassBuildItem> generatedClasses,
             BuildProducer<GeneratedResourceBuildItem> generatedResources,
-            ShutdownContextBuildItem shutdown) {
+            ShutdownContextBuildItem shutdown,
+            Optional<MetricsCapabilityBuildItem> metrics) {
         ClassOutput literals = new GeneratedClassGizmo2Adaptor(generatedClasses, generatedResources, true);
         List<LockedMethod> recorded = methods.stream()
                 .sorted(Comparator.comparing(LockedMethodBuildItem::id))
@@ -160,6 +163,8 @@ class PadlockRuntimeProcessor {
                         m.parameterNames(),
                         annotationProxy.builder(m.binding(), Locked.class).build(literals)))
                 .toList();
-        recorder.start(runtime.runtime(), recorded, namedLocks.points(), shutdown);
+        // Meters only with quarkus-micrometer, decided here so that applications without it never load Micrometer.
+        boolean micrometer = metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER);
+        recorder.start(runtime.runtime(), recorded, namedLocks.points(), micrometer, shutdown);
     }
 }

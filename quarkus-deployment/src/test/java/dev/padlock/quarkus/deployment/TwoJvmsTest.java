@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.Locked;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisServer;
+import io.quarkus.builder.Version;
+import io.quarkus.maven.dependency.Dependency;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.quarkus.test.ProdBuildResults;
@@ -82,6 +84,12 @@ class TwoJvmsTest {
     static final QuarkusProdModeTest build = new QuarkusProdModeTest()
             .withApplicationRoot(jar -> jar.addClasses(CounterApp.class, Counter.class))
             .setApplicationName("padlock-two-jvms")
+            // This module's tests have quarkus-micrometer (MicrometerOnQuarkusTest), whose build steps add beans of
+            // it and of the HTTP server to every application: the packaged one gets their jars too, on a free port.
+            .setForcedDependencies(List.of(
+                    Dependency.of("io.quarkus", "quarkus-micrometer", Version.getVersion()),
+                    Dependency.of("io.quarkus", "quarkus-vertx-http", Version.getVersion())))
+            .overrideConfigKey("quarkus.http.port", "0")
             .setRun(false);
 
     @ProdBuildResults

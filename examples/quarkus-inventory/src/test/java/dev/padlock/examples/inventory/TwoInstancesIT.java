@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.examples.load.ReservationRun;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +103,31 @@ class TwoInstancesIT {
         }
         assertThat(instances.storedLevel("pear")).isEqualTo(1_000);
         assertThat(instances.storedLevel("plum")).isEqualTo(1_000);
+    }
+
+    @Test
+    void metricsShowTheLocksByNameNeverByKey() throws Exception {
+        URI app = instances.uris().get(0);
+        instances.client.restock(app, "kiwi", 5);
+        ReservationRun run = instances.client.reserveConcurrently(List.of(app), "kiwi", 5, 2);
+        assertThat(run.reserved()).as("%s", run).isEqualTo(5);
+
+        HttpResponse<String> metrics = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(app.resolve("/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        List<String> padlock = metrics.body()
+                .lines()
+                .filter(line -> line.startsWith("padlock_"))
+                .toList();
+        assertThat(padlock)
+                .as("Padlock's series on /q/metrics")
+                .anyMatch(line -> line.startsWith("padlock_lock_acquire_seconds_count{")
+                        && line.contains("lock=\"stock\"")
+                        && line.contains("outcome=\"acquired\"")
+                        && line.contains("type=\"fair\""))
+                .anyMatch(line -> line.startsWith("padlock_lock_held_seconds_count{"))
+                .noneMatch(line -> line.contains("kiwi"));
     }
 
     @Test

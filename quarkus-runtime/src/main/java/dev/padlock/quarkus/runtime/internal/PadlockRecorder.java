@@ -24,8 +24,9 @@ public class PadlockRecorder {
             RuntimeValue<PadlockRuntime> runtime,
             List<LockedMethod> methods,
             List<NamedLockPoint> namedLocks,
+            boolean micrometer,
             ShutdownContext shutdown) {
-        runtime.getValue().start(methods, namedLocks);
+        runtime.getValue().start(methods, namedLocks, micrometer);
         // Closes the client on stop and before each dev-mode reload.
         shutdown.addShutdownTask(runtime.getValue()::shutdown);
     }

@@ -1,6 +1,7 @@
 package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.LockLost;
+import dev.padlock.core.LockEvents;
 import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisClientSource;
@@ -38,7 +39,8 @@ public final class PadlockRuntime {
     private volatile RedisReachability reachability;
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
-    void start(List<LockedMethod> methods, List<NamedLockPoint> points) {
+    /** @param micrometer whether the build found {@code quarkus-micrometer}: Padlock's meters then go to its registry */
+    void start(List<LockedMethod> methods, List<NamedLockPoint> points, boolean micrometer) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         List<PadlockSetup.LockedMethod<Method>> lockedMethods = new ArrayList<>();
         for (LockedMethod m : methods) {
@@ -65,7 +67,8 @@ public final class PadlockRuntime {
                         .getEvent()
                         .select(LockLost.class)
                         .fire(loss),
-                VertxCallerContext.ifPresent(loader));
+                VertxCallerContext.ifPresent(loader),
+                micrometer ? MicrometerMeters.events() : LockEvents.NONE);
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.

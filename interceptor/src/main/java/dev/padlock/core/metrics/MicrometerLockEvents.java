@@ -1,0 +1,159 @@
+package dev.padlock.core.metrics;
+
+import dev.padlock.LockLost;
+import dev.padlock.LockType;
+import dev.padlock.core.LockEvents;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Padlock's meters in a Micrometer registry, tagged with the lock name and type, never with the rendered key (one per
+ * argument value: unbounded, and possibly user data). Every meter of a method is registered when its operation is
+ * built, so dashboards show zeros rather than no data, and a call only updates meters it already holds.
+ *
+ * <ul>
+ *   <li>{@code padlock.lock.acquire} timer {@code {lock, type, outcome}}: the wait, per outcome ({@code acquired},
+ *       {@code not_acquired}, {@code skipped}, {@code interrupted}, {@code error})
+ *   <li>{@code padlock.lock.held} timer {@code {lock, type}}: from acquisition to release
+ *   <li>{@code padlock.lock.active} gauge {@code {lock, type}}: calls holding the lock now
+ *   <li>{@code padlock.lock.waiting} gauge {@code {lock, type}}: calls of this application queued locally for it
+ *   <li>{@code padlock.lock.lost} counter {@code {lock, type, detection}}: locks lost while their method ran
+ *   <li>{@code padlock.lease.renewals} counter {@code {lock, type, result}}: renewals {@code renewed} or {@code
+ *       failed}
+ * </ul>
+ */
+public final class MicrometerLockEvents implements LockEvents {
+
+    private final MeterRegistry registry;
+    /** The gauges' values, one pair per lock name and type, shared by the methods that use the name. */
+    private final Map<String, LockMeter.Gauges> gauges = new ConcurrentHashMap<>();
+
+    public MicrometerLockEvents(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public Meter meter(String lockName, LockType type) {
+        Tags tags = Tags.of("lock", lockName, "type", tagValue(type));
+        LockMeter.Gauges shared =
+                gauges.computeIfAbsent(lockName + '\n' + type, name -> LockMeter.Gauges.register(registry, tags));
+        return new LockMeter(registry, tags, shared);
+    }
+
+    static String tagValue(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** One method's meters, all looked up once. */
+    private static final class LockMeter implements Meter {
+
+        private final Map<Outcome, Timer> acquire = new EnumMap<>(Outcome.class);
+        private final Timer held;
+        private final Map<LockLost.Detection, Counter> lost = new EnumMap<>(LockLost.Detection.class);
+        private final Counter renewed;
+        private final Counter renewalFailed;
+        private final Gauges gauges;
+
+        LockMeter(MeterRegistry registry, Tags tags, Gauges gauges) {
+            for (Outcome outcome : Outcome.values()) {
+                acquire.put(
+                        outcome,
+                        Timer.builder("padlock.lock.acquire")
+                                .description("Time waited for a lock, by how the wait ended")
+                                .tags(tags)
+                                .tag("outcome", tagValue(outcome))
+                                .register(registry));
+            }
+            held = Timer.builder("padlock.lock.held")
+                    .description("Time a lock was held, from acquisition to release")
+                    .tags(tags)
+                    .register(registry);
+            for (LockLost.Detection detection : LockLost.Detection.values()) {
+                lost.put(
+                        detection,
+                        Counter.builder("padlock.lock.lost")
+                                .description("Locks lost while their method ran, by how the loss was found")
+                                .tags(tags)
+                                .tag("detection", tagValue(detection))
+                                .register(registry));
+            }
+            renewed = renewals(registry, tags, "renewed");
+            renewalFailed = renewals(registry, tags, "failed");
+            this.gauges = gauges;
+        }
+
+        private static Counter renewals(MeterRegistry registry, Tags tags, String result) {
+            return Counter.builder("padlock.lease.renewals")
+                    .description("Lease renewals of held locks, confirmed by Redis or failed")
+                    .tags(tags)
+                    .tag("result", result)
+                    .register(registry);
+        }
+
+        @Override
+        public void acquired(Outcome outcome, long waitNanos) {
+            acquire.get(outcome).record(waitNanos, TimeUnit.NANOSECONDS);
+            if (outcome == Outcome.ACQUIRED) {
+                gauges.active.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void released(long heldNanos) {
+            gauges.active.decrementAndGet();
+            held.record(heldNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void lost(LockLost.Detection detection) {
+            lost.get(detection).increment();
+        }
+
+        @Override
+        public void renewed() {
+            renewed.increment();
+        }
+
+        @Override
+        public void renewalFailed() {
+            renewalFailed.increment();
+        }
+
+        @Override
+        public void queued() {
+            gauges.waiting.incrementAndGet();
+        }
+
+        @Override
+        public void dequeued() {
+            gauges.waiting.decrementAndGet();
+        }
+
+        /** Calls holding and calls queued for one lock name and type; the registry reads them. */
+        record Gauges(AtomicLong active, AtomicLong waiting) {
+
+            static Gauges register(MeterRegistry registry, Tags tags) {
+                Gauges gauges = new Gauges(new AtomicLong(), new AtomicLong());
+                // The registry holds gauges weakly: the engine's meters keep these values reachable while it runs.
+                Gauge.builder("padlock.lock.active", gauges.active, AtomicLong::get)
+                        .description("Calls holding the lock now")
+                        .tags(tags)
+                        .register(registry);
+                Gauge.builder("padlock.lock.waiting", gauges.waiting, AtomicLong::get)
+                        .description("Calls of this application queued locally for the lock")
+                        .tags(tags)
+                        .register(registry);
+                return gauges;
+            }
+        }
+    }
+}
