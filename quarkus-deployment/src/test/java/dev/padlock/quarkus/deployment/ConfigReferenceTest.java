@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration tables are the reference users read: every key Padlock reads must be there, and every
+ * The README's configuration tables (those whose first column is headed "key") are the reference users read: every key Padlock reads must be there, and every
  * key they name must be one Padlock reads. The {@code padlock.*} keys come from {@link ConfigKeys}; the
  * {@code quarkus.padlock.*} keys from the configuration model the Quarkus extension processor generates from
  * {@link PadlockBuildTimeConfig}.
@@ -44,9 +44,19 @@ class ConfigReferenceTest {
     private static Set<String> documentedKeys() throws IOException {
         String readme = Files.readString(Path.of("..", "README.md"));
         Set<String> keys = new TreeSet<>();
+        boolean inKeyTable = false;
         for (String line : readme.lines().toList()) {
+            // only tables whose first column is headed "key" (other tables name meters, members, ...)
+            if (!line.startsWith("|")) {
+                inKeyTable = false;
+                continue;
+            }
+            if (line.startsWith("| key")) {
+                inKeyTable = true;
+                continue;
+            }
             Matcher key = TABLE_KEY.matcher(line);
-            if (!key.find()) {
+            if (!inKeyTable || !key.find()) {
                 continue;
             }
             String first = line.split("\\|")[1];
