@@ -12,7 +12,6 @@ import dev.padlock.testing.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -47,12 +46,12 @@ class RedisReachabilityTest {
         try (ManagedClient client = client(Map.of("padlock.redis.address", proxy.uri()))) {
             client.connectInBackground();
 
-            long start = System.nanoTime();
             Result result = RedisReachability.of(client).check();
 
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
             assertThat(result.up()).isFalse();
             assertThat(result.reason()).isEqualTo("connecting");
+            // answered while the attempt is still under way (the cut proxy never completes it): it did not wait
+            assertThat(client.getNow()).isNull();
         }
     }
 
@@ -64,11 +63,9 @@ class RedisReachabilityTest {
             assertThat(reachability.check().up()).isTrue();
 
             proxy.cut();
-            long start = System.nanoTime();
             Result result = reachability.check();
 
-            assertThat(Duration.ofNanos(System.nanoTime() - start))
-                    .isLessThan(RedisReachability.TIMEOUT.plusSeconds(1));
+            // ended by the check's own bound (its reason names it), not by Redisson's longer timeouts
             assertThat(result.up()).isFalse();
             assertThat(result.reason()).contains("PING", "2 s");
             proxy.restore();
