@@ -3,6 +3,9 @@ package dev.padlock.core;
 import dev.padlock.LockLost;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -115,6 +118,15 @@ final class LeaseRenewal {
     /** Stops watching and renewing the call's locks; they are about to be released. */
     void stop(LockedCall call) {
         held.remove(call);
+    }
+
+    /** The locks of the calls watched now, by key: a live view's picture. */
+    List<LiveLocks.Held> held() {
+        List<LiveLocks.Held> locks = new ArrayList<>();
+        long now = System.nanoTime();
+        held.forEach((call, holder) -> call.describeHeld(!holder.hasFixedLease(), now, locks));
+        locks.sort(Comparator.comparing(LiveLocks.Held::key));
+        return locks;
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.padlock.core;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +92,24 @@ final class LocalTurns {
             queue.remove(turn);
             return queue;
         });
+    }
+
+    /**
+     * The keys whose turn is held while callers wait for it, with how many wait (those that just gave up may still
+     * count). Each queue is read under the map's lock for its key; a live view's picture, not a consistent one.
+     */
+    List<LiveLocks.Queue> queues() {
+        List<LiveLocks.Queue> queues = new ArrayList<>();
+        for (String key : waiting.keySet()) {
+            waiting.computeIfPresent(key, (k, queue) -> {
+                if (!queue.isEmpty()) {
+                    queues.add(new LiveLocks.Queue(k, queue.size()));
+                }
+                return queue;
+            });
+        }
+        queues.sort(Comparator.comparing(LiveLocks.Queue::key));
+        return queues;
     }
 
     /** How many keys have a turn held; for tests. */

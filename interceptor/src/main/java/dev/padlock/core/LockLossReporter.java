@@ -2,6 +2,10 @@ package dev.padlock.core;
 
 import dev.padlock.LockLost;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,6 +29,12 @@ final class LockLossReporter implements PadlockMetricsMBean {
     private final Consumer<LockLost> observers;
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong renewalFailures = new AtomicLong();
+
+    /** How many of the latest losses a live view sees. */
+    static final int RECENT = 20;
+    /** The latest losses, newest last; guarded by itself. Losses are rare, so a lock costs nothing that matters. */
+    private final ArrayDeque<LiveLocks.Loss> recent = new ArrayDeque<>(RECENT);
+
     private ObjectName registered;
 
     /** @param observers delivers the event to the application (a CDI {@code Event.fire}) */
@@ -50,6 +60,7 @@ final class LockLossReporter implements PadlockMetricsMBean {
     /** Reports on the calling thread: observers have seen the event when this returns. */
     void reportNow(LockLost loss) {
         lost.incrementAndGet();
+        remember(loss);
         LOG.log(System.Logger.Level.WARNING, loss::describe);
         try {
             observers.accept(loss);
@@ -62,6 +73,24 @@ final class LockLossReporter implements PadlockMetricsMBean {
     /** Reports on Padlock's event thread; completes when observers have seen the event. */
     CompletableFuture<Void> reportLater(LockLost loss) {
         return CompletableFuture.runAsync(() -> reportNow(loss), Events.EXECUTOR);
+    }
+
+    private void remember(LockLost loss) {
+        synchronized (recent) {
+            if (recent.size() == RECENT) {
+                recent.removeFirst();
+            }
+            recent.addLast(LiveLocks.Loss.of(loss));
+        }
+    }
+
+    /** The latest losses, newest first. */
+    List<LiveLocks.Loss> recent() {
+        synchronized (recent) {
+            List<LiveLocks.Loss> newestFirst = new ArrayList<>(recent);
+            Collections.reverse(newestFirst);
+            return newestFirst;
+        }
     }
 
     void renewalFailed() {

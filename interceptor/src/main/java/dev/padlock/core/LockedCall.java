@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
 
 /**
@@ -242,6 +243,33 @@ final class LockedCall extends LeaseBook {
             keys.add(lock.getName());
         }
         return keys;
+    }
+
+    /**
+     * Adds the locks this call holds itself to a live view's picture (a shared hold is its enclosing call's).
+     *
+     * @param renewed whether the call's leases are renewed (watchdog mode)
+     * @param now {@link System#nanoTime}
+     */
+    void describeHeld(boolean renewed, long now, List<LiveLocks.Held> into) {
+        int count = takenCount; // read first: markTaken writes acquiredNanos before it
+        long heldMillis = TimeUnit.NANOSECONDS.toMillis(now - acquiredNanos);
+        String phase = isReleased() ? "releasing" : isLapsing() ? "lapsing" : "running";
+        for (int i = 0; i < count; i++) {
+            if (sharesHold(i)) {
+                continue;
+            }
+            long deadline = ownDeadline(i);
+            into.add(new LiveLocks.Held(
+                    locks[i].getName(),
+                    facts.lockName(),
+                    facts.method(),
+                    facts.type(),
+                    heldMillis,
+                    deadline == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(deadline - now),
+                    renewed,
+                    isLost(i) ? "lost" : phase));
+        }
     }
 
     /** Worked out when asked, so that a call pays for one clock read, not two. */

@@ -29,6 +29,7 @@ public final class PadlockEngine {
     private final LeaseRenewal renewal;
 
     private final LockLossReporter losses;
+    private final LocalTurns turns = new LocalTurns();
     private final EngineServices services;
 
     /**
@@ -61,8 +62,7 @@ public final class PadlockEngine {
         RedisClientSource source = RedisClientSource.of(client);
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.services =
-                new EngineServices(source, renewal, new Releaser(renewal), losses, callers, new LocalTurns(), events);
+        this.services = new EngineServices(source, renewal, new Releaser(renewal), losses, callers, turns, events);
     }
 
     /**
@@ -104,6 +104,14 @@ public final class PadlockEngine {
     /** The counters ({@link PadlockMetricsMBean}), also readable without JMX. */
     public PadlockMetricsMBean metrics() {
         return losses;
+    }
+
+    /**
+     * What the application's locks are doing now: held locks, local queues, recent losses. Taken when asked (a live
+     * view polls it); it names rendered keys, so it is for the developer's eyes, not for metrics or logs.
+     */
+    public LiveLocks liveLocks() {
+        return new LiveLocks(renewal.held(), turns.queues(), losses.recent());
     }
 
     /**
