@@ -4,8 +4,10 @@ import dev.padlock.core.config.DurationText;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockSettings;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
+import dev.padlock.quarkus.runtime.internal.PadlockDevUIService;
 import io.quarkus.deployment.IsLocalDevelopment;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.devui.spi.JsonRPCProvidersBuildItem;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import io.quarkus.devui.spi.page.Page;
 import java.util.ArrayList;
@@ -16,8 +18,9 @@ import java.util.Map;
 
 /**
  * Padlock's card in the Dev UI (dev mode only): every {@code @Locked} method with the lock it takes and the
- * settings the rules resolved for it, and every {@code @Named} lock injection point. The values are those of the
- * build's configuration, in dev mode the application's own.
+ * settings the rules resolved for it, and every {@code @Named} lock injection point (the values of the build's
+ * configuration, in dev mode the application's own); and a live page, polled from {@link PadlockDevUIService}: the
+ * locks the application holds now, its callers queued per key, and its latest losses.
  */
 class PadlockDevUIProcessor {
 
@@ -50,7 +53,17 @@ class PadlockDevUIProcessor {
                 .icon("font-awesome-solid:key")
                 .buildTimeDataKey(NAMED_LOCKS)
                 .staticLabel(String.valueOf(lockRows.size())));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Locks held now")
+                .icon("font-awesome-solid:hourglass-half")
+                .componentLink("qwc-padlock-live.js")
+                .dynamicLabelJsonRPCMethodName("heldCount"));
         return card;
+    }
+
+    @BuildStep(onlyIf = IsLocalDevelopment.class)
+    JsonRPCProvidersBuildItem liveService() {
+        return new JsonRPCProvidersBuildItem(PadlockDevUIService.class);
     }
 
     private static Map<String, String> row(String method, LockPlan plan) {

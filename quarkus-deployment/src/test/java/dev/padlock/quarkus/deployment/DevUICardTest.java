@@ -41,7 +41,7 @@ class DevUICardTest {
                         new NamedLockPointsBuildItem(List.of(
                                 new NamedLockPoint("orders", NamedLocks.Kind.LOCK, "field com.acme.Jobs.orders"))));
 
-        assertThat(card.getPages()).hasSize(2);
+        assertThat(card.getPages()).hasSize(3);
         assertThat(card.getBuildTimeData().get(PadlockDevUIProcessor.METHODS).getContent())
                 .isEqualTo(List.of(
                         Map.of(
