@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.redisson.Redisson;
@@ -33,12 +34,17 @@ final class Application implements AutoCloseable {
         this.rawClient = rawClient;
     }
 
-    static Application start(RedisServer redis) {
-        return start(redis, RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT);
+    static Application start(RedisServer redis, boolean metrics) {
+        return start(redis, RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics);
     }
 
-    /** Both clients with the given watchdog timeout ({@code padlock.watchdog-timeout}, Redisson's default 30s). */
-    static Application start(RedisServer redis, Duration watchdog) {
+    /**
+     * Both clients with the given watchdog timeout ({@code padlock.watchdog-timeout}, Redisson's default 30s).
+     *
+     * @param metrics whether the application has a {@code MeterRegistry} bean, so that Padlock's meters count every
+     *     call (see {@link Meters})
+     */
+    static Application start(RedisServer redis, Duration watchdog, boolean metrics) {
         Map<String, String> properties = new HashMap<>();
         properties.put("padlock.redis.address", redis.uri());
         properties.put("padlock.watchdog-timeout", watchdog.toMillis() + "ms");
@@ -50,10 +56,13 @@ final class Application implements AutoCloseable {
         WeldContainer container = null;
         RedissonClient raw = null;
         try {
-            container = WeldInitiator.createWeld()
+            Weld weld = WeldInitiator.createWeld()
                     .addExtension(new PadlockExtension())
-                    .addBeanClasses(LockedCalls.class, RawCalls.class)
-                    .initialize();
+                    .addBeanClasses(LockedCalls.class, RawCalls.class);
+            if (metrics) {
+                weld.addBeanClasses(Meters.class);
+            }
+            container = weld.initialize();
             raw = Redisson.create(rawConfig(redis, watchdog));
             container.select(RawCalls.class).get().use(raw);
             return new Application(container, config, raw);
@@ -83,6 +92,16 @@ final class Application implements AutoCloseable {
 
     LockedCalls locked() {
         return container.select(LockedCalls.class).get();
+    }
+
+    /**
+     * How many acquisitions Padlock's meters counted, or -1 when the application has no registry: a run with {@code
+     * --metrics} proves with it that the meters were on.
+     */
+    long meteredAcquisitions() {
+        return container.select(Meters.class).isResolvable()
+                ? container.select(Meters.class).get().acquisitions()
+                : -1;
     }
 
     RawCalls raw() {

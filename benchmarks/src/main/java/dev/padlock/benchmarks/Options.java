@@ -24,6 +24,7 @@ record Options(
         Duration stormWatchdog,
         double maxForeignCores,
         boolean rawAgainstRaw,
+        boolean metrics,
         boolean quick) {
 
     static final String USAGE = String.join(
@@ -43,6 +44,7 @@ record Options(
             "  --storm-watchdog 30     watchdog timeout in seconds for it (quick: 3); renewals are counted over 3 periods",
             "  --max-foreign 0.15      re-run a pair of passes when other processes used more than this many cores",
             "  --raw-against-raw       the control: raw Redisson in both columns (the ratio must come out ~1)",
+            "  --metrics               Padlock's Micrometer meters on (a SimpleMeterRegistry bean), as in production",
             "  --help");
 
     static Options parse(String... args) {
@@ -60,6 +62,7 @@ record Options(
         Duration stormWatchdog = Duration.ofSeconds(quick ? 3 : 30);
         double maxForeignCores = 0.15;
         boolean rawAgainstRaw = false;
+        boolean metrics = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -76,6 +79,9 @@ record Options(
                     break;
                 case "--raw-against-raw":
                     rawAgainstRaw = true;
+                    break;
+                case "--metrics":
+                    metrics = true;
                     break;
                 case "--max-foreign":
                     maxForeignCores = Double.parseDouble(value(args, ++i, arg));
@@ -140,6 +146,7 @@ record Options(
                 stormWatchdog,
                 maxForeignCores,
                 rawAgainstRaw,
+                metrics,
                 quick);
     }
 
@@ -168,7 +175,11 @@ record Options(
     String describe() {
         return String.format(
                 "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
-                        + " side; threads %s",
-                passes, pass.toMillis() / 1000.0, warmup.toMillis() / 1000.0, threads);
+                        + " side; threads %s; Padlock's Micrometer meters %s",
+                passes,
+                pass.toMillis() / 1000.0,
+                warmup.toMillis() / 1000.0,
+                threads,
+                metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)");
     }
 }

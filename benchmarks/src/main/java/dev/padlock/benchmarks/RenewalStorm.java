@@ -29,7 +29,7 @@ final class RenewalStorm {
         long period = watchdog.toMillis() / 3;
         Duration window = Duration.ofMillis(period * periods);
         redis.flushAll();
-        try (Application app = Application.start(redis, watchdog)) {
+        try (Application app = Application.start(redis, watchdog, false)) {
             RedissonClient raw = app.rawClient();
             for (int i = 0; i < burst; i++) {
                 RLock lock = raw.getLock("storm-short:" + (i % 16));

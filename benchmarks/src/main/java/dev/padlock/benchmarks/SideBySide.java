@@ -95,7 +95,7 @@ public final class SideBySide {
      */
     static RowResult run(Row row, RedisServer redis, Options options) throws InterruptedException {
         redis.flushAll();
-        try (Application app = Application.start(redis)) {
+        try (Application app = Application.start(redis, options.metrics())) {
             // --raw-against-raw: the control, both columns raw; the harness must then report ~1.000 everywhere.
             Call padlock =
                     options.rawAgainstRaw() ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
@@ -125,6 +125,9 @@ public final class SideBySide {
                 }
                 padlockSamples.add(p);
                 rawSamples.add(r);
+            }
+            if (options.metrics() && !options.rawAgainstRaw() && app.meteredAcquisitions() <= 0) {
+                throw new IllegalStateException("--metrics: Padlock's meters counted no acquisition in " + row);
             }
             return new RowResult(row, padlockSamples, rawSamples, rerun);
         }
