@@ -335,7 +335,7 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
                 "--no-default-browser-check",
                 "--hide-scrollbars",
                 "--mute-audio",
-                "--window-size=1400,1000",
+                "--window-size=1600,1000",
                 "--remote-debugging-port=0",
                 "--user-data-dir=" + profile,
                 "about:blank"));
