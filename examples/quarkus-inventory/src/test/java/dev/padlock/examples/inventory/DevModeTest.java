@@ -61,13 +61,21 @@ class DevModeTest {
                 .lines()
                 .filter(line -> line.startsWith("padlock_"))
                 .toList();
-        assertThat(padlock)
-                .as("Padlock's series on /q/metrics")
-                .anyMatch(line -> line.startsWith("padlock_lock_acquire_seconds_count{")
+        List<String> stockAcquired = padlock.stream()
+                .filter(line -> line.startsWith("padlock_lock_acquire_seconds_count{")
                         && line.contains("lock=\"stock\"")
                         && line.contains("outcome=\"acquired\"")
                         && line.contains("type=\"fair\""))
-                .noneMatch(line -> line.contains("fig"));
+                .toList();
+        // Every call took the lock: the restock, the five reservations, and the three that then found no stock.
+        assertThat(stockAcquired.stream()
+                        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                        .sum())
+                .as("acquisitions of lock stock on /q/metrics: %s", stockAcquired)
+                .isEqualTo(9.0);
+        assertThat(padlock)
+                .as("Padlock's series are tagged by lock name, never by key")
+                .noneMatch(l -> l.contains("fig"));
     }
 
     /** After the reservations Padlock is connected, so the check is UP at once (while connecting it is DOWN). */
