@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -51,7 +52,7 @@ import java.util.stream.Stream;
  * deletes the profile, as does a JVM shutdown hook should a test never get to close it, and a watcher shell should
  * the JVM be killed outright.
  */
-public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
+public final class HeadlessChromium implements AutoCloseable {
 
     /** How long {@link #awaitText} and {@link #clickText} wait by default: a first Dev UI load compiles a lot. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(90);
@@ -103,9 +104,14 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
     private final Path binary;
     private final Path dir;
     private final Path log;
-    private final Process watcher;
     private final Connection connection;
     private final String sessionId;
+    /** Kept off the public API: the shutdown hook's handle on this browser. */
+    private final Reaper.Reapable reaper = this::reap;
+
+    /** The watcher shell, chromium its child; set early so the shutdown hook can end a browser still starting. */
+    private volatile Process launched;
+
     private boolean closed;
 
     private HeadlessChromium(Path binary) {
@@ -116,9 +122,8 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
             throw new UncheckedIOException("Cannot create a temporary profile directory for chromium", e);
         }
         this.log = dir.resolve("chromium.log");
-        Reaper.register(this);
+        Reaper.register(reaper);
         Connection opened = null;
-        Process launched = null;
         try {
             launched = launch();
             opened = connect(launched);
@@ -132,10 +137,9 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
             }
             killTree(launched);
             deleteDirectory();
-            Reaper.unregister(this);
+            Reaper.unregister(reaper);
             throw e;
         }
-        this.watcher = launched;
         this.connection = opened;
     }
 
@@ -268,7 +272,7 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
 
     /** The browser's processes now (its helpers included), for tests that prove none outlives {@link #close()}. */
     List<ProcessHandle> processes() {
-        return watcher.descendants().toList();
+        return launched.descendants().toList();
     }
 
     /** The throw-away directory holding the profile; gone after {@link #close()}. */
@@ -292,27 +296,23 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
         }
         connection.abort();
         try {
-            if (!watcher.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                killTree(watcher);
+            if (!launched.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                killTree(launched);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             tree.forEach(ProcessHandle::destroyForcibly);
-            killTree(watcher);
+            killTree(launched);
             awaitDeath(tree);
             deleteDirectory();
-            Reaper.unregister(this);
+            Reaper.unregister(reaper);
         }
     }
 
-    /** Runs from the shutdown hook: must be quick and must not throw. */
-    @Override
-    public void reap() {
-        Process shell = watcher;
-        if (shell != null) {
-            killTree(shell);
-        }
+    /** Runs from the shutdown hook, also while the constructor is still starting the browser: quick, never throws. */
+    private void reap() {
+        killTree(launched);
         deleteDirectory();
     }
 
@@ -385,12 +385,35 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
         poll(what, timeout, check, () -> "");
     }
 
-    private void poll(String what, Duration timeout, Check check, java.util.function.Supplier<String> diagnostics) {
+    /**
+     * A script may fail while the page replaces its document (a navigation the page starts itself): that counts as
+     * "not yet", up to the timeout, unless the browser itself is gone.
+     */
+    private void poll(String what, Duration timeout, Check check, Supplier<String> diagnostics) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!check.passes()) {
+        RuntimeException lastFailure = null;
+        while (true) {
+            try {
+                if (check.passes()) {
+                    return;
+                }
+            } catch (IllegalStateException e) {
+                if (connection.isClosed()) {
+                    throw e;
+                }
+                lastFailure = e;
+            }
             if (System.nanoTime() - deadline >= 0) {
+                String seen;
+                try {
+                    seen = diagnostics.get();
+                } catch (RuntimeException e) {
+                    seen = "(cannot read the page: " + e.getMessage() + ")";
+                }
                 throw new IllegalStateException(
-                        "Timed out after " + timeout.toSeconds() + " s waiting for " + what + ". " + diagnostics.get());
+                        "Timed out after " + timeout.toSeconds() + " s waiting for " + what + ". " + seen
+                                + (lastFailure == null ? "" : "\nLast failure: " + lastFailure.getMessage()),
+                        lastFailure);
             }
             try {
                 Thread.sleep(POLL_MILLIS);
@@ -468,15 +491,15 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
         private final Map<Integer, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
         private final AtomicInteger ids = new AtomicInteger();
         private final StringBuilder partial = new StringBuilder();
-        private final java.util.function.Supplier<String> diagnostics;
+        private final Supplier<String> diagnostics;
         private volatile WebSocket socket;
         private volatile String closedBecause;
 
-        private Connection(java.util.function.Supplier<String> diagnostics) {
+        private Connection(Supplier<String> diagnostics) {
             this.diagnostics = diagnostics;
         }
 
-        static Connection open(URI uri, java.util.function.Supplier<String> diagnostics) {
+        static Connection open(URI uri, Supplier<String> diagnostics) {
             Connection connection = new Connection(diagnostics);
             try {
                 connection.socket = HttpClient.newHttpClient()
@@ -534,6 +557,10 @@ public final class HeadlessChromium implements AutoCloseable, Reaper.Reapable {
             } finally {
                 pending.remove(id);
             }
+        }
+
+        boolean isClosed() {
+            return closedBecause != null;
         }
 
         void abort() {
