@@ -1,0 +1,144 @@
+package dev.padlock.examples.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.examples.load.FreePort;
+import dev.padlock.examples.load.InventoryClient;
+import dev.padlock.examples.load.ReservationRun;
+import dev.padlock.testing.HeadlessChromium;
+import io.quarkus.test.QuarkusDevModeTest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The example as a developer runs it ({@code quarkus:dev}), once for all checks: Padlock's Dev Services start a local
+ * redis-server, reservations lock on it, {@code /q/health/ready} includes Padlock's check, {@code /q/metrics} shows
+ * the {@code stock} lock's meters, and the Dev UI, opened in headless Chromium, shows Padlock's card with the
+ * example's locked methods. Screenshots of the Dev UI pages land in {@code target/dev-ui/}.
+ */
+class DevModeTest {
+
+    static final int PORT = FreePort.find();
+    static final URI APP = URI.create("http://localhost:" + PORT + "/");
+    static final Path SCREENSHOTS = Path.of("target", "dev-ui");
+
+    /** The example's own application.properties, on a port of this test's choosing. */
+    @RegisterExtension
+    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
+            .withApplicationRoot(jar -> jar.addAsResource(
+                    new StringAsset(exampleProperties() + "\nquarkus.http.port=" + PORT + "\n"),
+                    "application.properties"));
+
+    final InventoryClient client = new InventoryClient();
+
+    /** One test, because QuarkusDevModeTest starts the application anew for every test method. */
+    @Test
+    void devModeShowsPadlockInHealthMetricsAndTheDevUi() throws Exception {
+        reservationsLockOnTheDevServicesRedisAndShowInTheMetrics();
+        readinessIncludesPadlocksCheck();
+        devUiShowsPadlocksCardAndTheLockedMethods();
+    }
+
+    private void reservationsLockOnTheDevServicesRedisAndShowInTheMetrics() throws Exception {
+        client.restock(APP, "fig", 5);
+        ReservationRun run = client.reserveConcurrently(List.of(APP), "fig", 8, 4);
+
+        assertThat(run.reserved()).as("%s", run).isEqualTo(5);
+        assertThat(run.statuses()).as("%s", run).containsEntry(409, 3);
+        assertThat(client.level(APP, "fig")).isZero();
+        List<String> padlock = get("q/metrics")
+                .lines()
+                .filter(line -> line.startsWith("padlock_"))
+                .toList();
+        List<String> stockAcquired = padlock.stream()
+                .filter(line -> line.startsWith("padlock_lock_acquire_seconds_count{")
+                        && line.contains("lock=\"stock\"")
+                        && line.contains("outcome=\"acquired\"")
+                        && line.contains("type=\"fair\""))
+                .toList();
+        // Every call took the lock: the restock, the five reservations, and the three that then found no stock.
+        assertThat(stockAcquired.stream()
+                        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                        .sum())
+                .as("acquisitions of lock stock on /q/metrics: %s", stockAcquired)
+                .isEqualTo(9.0);
+        assertThat(padlock)
+                .as("Padlock's series are tagged by lock name, never by key")
+                .noneMatch(l -> l.contains("fig"));
+    }
+
+    /** After the reservations Padlock is connected, so the check is UP at once (while connecting it is DOWN). */
+    private void readinessIncludesPadlocksCheck() {
+        HttpResponse<String> ready = client.health(APP, "q/health/ready");
+
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(ready.body())
+                .containsPattern("\\{\\s*\"name\"\\s*:\\s*\"padlock\"\\s*,\\s*\"status\"\\s*:\\s*\"UP\"")
+                .contains("single [redis://127.0.0.1:");
+    }
+
+    /**
+     * What a developer sees: the card among the extensions, with its page links and their counts, then the table the
+     * "Locked methods" link opens, one row per method. A row's cells come out in column order in the page's text.
+     */
+    private void devUiShowsPadlocksCardAndTheLockedMethods() {
+        try (HeadlessChromium browser = HeadlessChromium.start()) {
+            try {
+                browser.open(APP.resolve("q/dev-ui/extensions"));
+                String extensions = browser.awaitText("Padlock EXPERIMENTAL @Locked: run CDI bean methods");
+                assertThat(extensions)
+                        .as("Padlock's card")
+                        .contains("Locked methods 4")
+                        .contains("Named locks 0");
+                browser.screenshot(SCREENSHOTS.resolve("extensions.png"));
+
+                browser.clickText("Locked methods");
+                String methods = browser.awaitText("Method Lock Keys Type Wait Lease On failure");
+                assertThat(browser.currentUrl()).contains("/q/dev-ui/").contains("locked-methods");
+                assertThat(methods)
+                        .as("the Locked methods table")
+                        .contains("dev.padlock.examples.inventory.Inventory#reserve(String, int) stock"
+                                + " padlock:stock:{sku} FAIR 5s watchdog THROW")
+                        .contains("dev.padlock.examples.inventory.Inventory#transfer(String, String, int) stock"
+                                + " padlock:stock:{from}, padlock:stock:{to} FAIR")
+                        .contains("dev.padlock.examples.inventory.Inventory#nightlyReport() nightly-report"
+                                + " padlock:nightly-report REENTRANT 0ms watchdog SKIP");
+                browser.screenshot(SCREENSHOTS.resolve("locked-methods.png"));
+            } catch (RuntimeException | AssertionError e) {
+                browser.screenshot(SCREENSHOTS.resolve("failed.png"));
+                throw e;
+            }
+        }
+    }
+
+    private String get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(APP.resolve(path)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode())
+                .as("GET /%s: %s", path, response.body())
+                .isEqualTo(200);
+        return response.body();
+    }
+
+    private static String exampleProperties() {
+        try (InputStream in = DevModeTest.class.getResourceAsStream("/application.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("The example's application.properties is not on the test class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
