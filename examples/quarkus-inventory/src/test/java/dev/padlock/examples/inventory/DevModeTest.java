@@ -16,7 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,7 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The example as a developer runs it ({@code quarkus:dev}), once for all checks: Padlock's Dev Services start a local
  * redis-server, reservations lock on it, {@code /q/health/ready} includes Padlock's check, {@code /q/metrics} shows
  * the {@code stock} lock's meters, and the Dev UI, opened in headless Chromium, shows Padlock's card with the
- * example's locked methods. Screenshots of the Dev UI pages land in {@code target/dev-ui/}.
+ * example's locked methods, and on its live page the locks held now, queued callers and a recent loss (of the
+ * test-only {@link LockProbe}, added to the application). Screenshots of the Dev UI pages land in {@code
+ * target/dev-ui/}.
  */
 class DevModeTest {
 
@@ -36,9 +42,10 @@ class DevModeTest {
     /** The example's own application.properties, on a port of this test's choosing. */
     @RegisterExtension
     static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addAsResource(
-                    new StringAsset(exampleProperties() + "\nquarkus.http.port=" + PORT + "\n"),
-                    "application.properties"));
+            .withApplicationRoot(jar -> jar.addClasses(LockProbe.class, LockProbeResource.class)
+                    .addAsResource(
+                            new StringAsset(exampleProperties() + "\nquarkus.http.port=" + PORT + "\n"),
+                            "application.properties"));
 
     final InventoryClient client = new InventoryClient();
 
@@ -48,6 +55,7 @@ class DevModeTest {
         reservationsLockOnTheDevServicesRedisAndShowInTheMetrics();
         readinessIncludesPadlocksCheck();
         devUiShowsPadlocksCardAndTheLockedMethods();
+        devUiShowsTheLocksHeldNowQueuedCallersAndLosses();
     }
 
     private void reservationsLockOnTheDevServicesRedisAndShowInTheMetrics() throws Exception {
@@ -99,7 +107,8 @@ class DevModeTest {
                 String extensions = browser.awaitText("Padlock EXPERIMENTAL @Locked: run CDI bean methods");
                 assertThat(extensions)
                         .as("Padlock's card")
-                        .contains("Locked methods 4")
+                        .as("the example's four locked methods and LockProbe's two")
+                        .contains("Locked methods 6")
                         .contains("Named locks 0");
                 browser.screenshot(SCREENSHOTS.resolve("extensions.png"));
 
@@ -120,6 +129,64 @@ class DevModeTest {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The live page, as a developer would use it while something holds a lock: one call of {@link LockProbe#hold}
+     * holds {@code padlock:probe:a-1} and two more queue behind it in the application; {@link LockProbe#overrun}
+     * outlived its 300 ms lease before. Then, the holders released, the page says nothing is held, and keeps the loss.
+     */
+    private void devUiShowsTheLocksHeldNowQueuedCallersAndLosses() throws Exception {
+        assertThat(post("probe/overrun").join().body()).isEqualTo("done");
+        List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
+        try (HeadlessChromium browser = HeadlessChromium.start()) {
+            try {
+                for (int i = 0; i < 3; i++) {
+                    holders.add(post("probe/hold/a-1"));
+                }
+                browser.open(APP.resolve("q/dev-ui/extensions"));
+                browser.awaitText("Locks held now");
+                browser.clickText("Locks held now");
+                String live = browser.awaitText("padlock:probe:a-1 2");
+                assertThat(browser.currentUrl()).contains("locks-held-now");
+                assertThat(live)
+                        .as("the live page")
+                        .containsPattern("Held now \\(\\s*1\\s*\\)")
+                        .as("the card's label counts the locks held now")
+                        .contains("Locks held now 1")
+                        .containsPattern(
+                                "padlock:probe:a-1 probe dev.padlock.examples.inventory.LockProbe#hold\\(String\\)"
+                                        + " REENTRANT [0-9.]+ m?s [0-9.]+ m?s watchdog running")
+                        .contains("Queued callers key callers waiting padlock:probe:a-1 2")
+                        .containsPattern("padlock:probe-lease dev.padlock.examples.inventory.LockProbe#overrun\\(\\)"
+                                + " DEADLINE");
+                browser.screenshot(SCREENSHOTS.resolve("locks-held-now.png"));
+
+                post("probe/release").join();
+                for (CompletableFuture<HttpResponse<String>> holder : holders) {
+                    assertThat(holder.get(60, TimeUnit.SECONDS).body()).isEqualTo("a-1");
+                }
+                String after = browser.awaitText("No lock is held by this application now.");
+                assertThat(after)
+                        .contains("No caller waits in this application's local queues.")
+                        .contains("padlock:probe-lease");
+            } catch (RuntimeException | AssertionError e) {
+                browser.screenshot(SCREENSHOTS.resolve("failed-live.png"));
+                throw e;
+            } finally {
+                post("probe/release").join();
+            }
+        }
+    }
+
+    private static CompletableFuture<HttpResponse<String>> post(String path) {
+        return HttpClient.newHttpClient()
+                .sendAsync(
+                        HttpRequest.newBuilder(APP.resolve(path))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .timeout(Duration.ofSeconds(90))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     private String get(String path) throws IOException, InterruptedException {
