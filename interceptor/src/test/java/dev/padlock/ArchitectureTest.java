@@ -93,10 +93,14 @@ class ArchitectureTest {
                 .definedBy("dev.padlock.core")
                 .layer("metrics")
                 .definedBy("dev.padlock.core.metrics..")
+                .layer("tracing")
+                .definedBy("dev.padlock.core.tracing..")
                 .whereLayer("metrics")
                 .mayNotBeAccessedByAnyLayer()
+                .whereLayer("tracing")
+                .mayNotBeAccessedByAnyLayer()
                 .whereLayer("core")
-                .mayOnlyBeAccessedByLayers("metrics")
+                .mayOnlyBeAccessedByLayers("metrics", "tracing")
                 .whereLayer("setup")
                 .mayOnlyBeAccessedByLayers("core")
                 .whereLayer("client")
@@ -113,7 +117,7 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("key", "plan", "client", "setup", "core")
                 .whereLayer("api")
                 .mayOnlyBeAccessedByLayers(
-                        "config", "shape", "redis", "key", "plan", "client", "setup", "core", "metrics")
+                        "config", "shape", "redis", "key", "plan", "client", "setup", "core", "metrics", "tracing")
                 .because(
                         "dependencies point down the package map (README, Project layout), so a change to a lower package"
                                 + " never needs the ones above it: move code that a lower package needs down into it, or"

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Meters handed to the engine when it is built (after bean discovery), bound to the application's meter registry once
- * beans can be created (after deployment validation). Until then nothing is counted: no {@code @Locked} call runs
+ * Meters handed to the engine when it is built (after bean discovery), bound to the application's meter registry and
+ * tracer once beans can be created (after deployment validation). Until then nothing is counted: no {@code @Locked} call runs
  * before the application is deployed. A call pays one volatile read for the indirection.
  */
 final class DeferredLockEvents implements LockEvents {
@@ -55,10 +55,16 @@ final class DeferredLockEvents implements LockEvents {
         }
 
         @Override
-        public void acquired(Outcome outcome, long waitNanos) {
+        public Object acquiring() {
+            Meter m = target;
+            return m != null ? m.acquiring() : null;
+        }
+
+        @Override
+        public void acquired(Outcome outcome, long waitNanos, Object acquiring) {
             Meter m = target;
             if (m != null) {
-                m.acquired(outcome, waitNanos);
+                m.acquired(outcome, waitNanos, acquiring);
             }
         }
 

@@ -74,7 +74,14 @@ public class PadlockExtension implements Extension {
     private boolean applicationHasClient;
     /** Whether the application has a Micrometer {@code MeterRegistry} bean (and Micrometer is where Padlock is). */
     private boolean applicationHasMeterRegistry;
-    /** Padlock's meters, bound to that registry once beans can be created; {@code null} without one. */
+    /** Whether the OpenTelemetry API is where Padlock is: spans are then recorded when the application traces. */
+    private boolean openTelemetryVisible;
+    /** Whether the application has an {@code OpenTelemetry} bean (else the global one, if set, is used). */
+    private boolean applicationHasOpenTelemetry;
+    /**
+     * Padlock's meters and spans, bound to that registry and tracer once beans can be created; {@code null} with
+     * neither Micrometer's registry nor the OpenTelemetry API.
+     */
     private DeferredLockEvents meters;
 
     private boolean deployable;
@@ -94,6 +101,7 @@ public class PadlockExtension implements Extension {
         if (healthApiPresent()) {
             event.addAnnotatedType(PadlockReadinessCheck.class, PadlockReadinessCheck.class.getName());
         }
+        openTelemetryVisible = visible(OPEN_TELEMETRY);
     }
 
     /** MicroProfile Health is optional: the check's class may be loaded only where the container ships the API. */
@@ -194,18 +202,36 @@ public class PadlockExtension implements Extension {
         }
     }
 
+    /** Spans go to the application's OpenTelemetry when it has the API; OpenTelemetry is never required. */
+    void detectOpenTelemetry(@Observes ProcessBean<?> event) {
+        if (!applicationHasOpenTelemetry
+                && isOfType(event.getBean().getTypes(), OPEN_TELEMETRY)
+                && openTelemetryVisible) {
+            applicationHasOpenTelemetry = true;
+        }
+    }
+
     private static final String METER_REGISTRY = "io.micrometer.core.instrument.MeterRegistry";
+    private static final String OPEN_TELEMETRY = "io.opentelemetry.api.OpenTelemetry";
 
     /** Compared by name, so that nothing of Micrometer is loaded here. */
     private static boolean isMeterRegistry(Set<Type> beanTypes) {
+        return isOfType(beanTypes, METER_REGISTRY);
+    }
+
+    private static boolean isOfType(Set<Type> beanTypes, String className) {
         return beanTypes.stream()
-                .anyMatch(type -> type instanceof Class<?> c && c.getName().equals(METER_REGISTRY));
+                .anyMatch(type -> type instanceof Class<?> c && c.getName().equals(className));
     }
 
     /** Whether Padlock's own class loader sees Micrometer (an application's copy may be out of its reach). */
     private static boolean micrometerIsVisible() {
+        return visible(METER_REGISTRY);
+    }
+
+    private static boolean visible(String className) {
         try {
-            Class.forName(METER_REGISTRY, false, PadlockExtension.class.getClassLoader());
+            Class.forName(className, false, PadlockExtension.class.getClassLoader());
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
@@ -249,7 +275,8 @@ public class PadlockExtension implements Extension {
                     .createWith(c -> lock.create(client.get()));
         }
         // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
-        meters = applicationHasMeterRegistry ? new DeferredLockEvents() : null;
+        // With the OpenTelemetry API, whether the application traces is known only once beans can be created.
+        meters = applicationHasMeterRegistry || openTelemetryVisible ? new DeferredLockEvents() : null;
         PadlockEngine engine = PadlockEngine.start(
                 setup,
                 client,
@@ -297,9 +324,13 @@ public class PadlockExtension implements Extension {
             engine.publishMetrics(applicationName());
         }
         if (meters != null && deployable) {
-            LockEvents micrometer = MicrometerRegistry.events(beans);
-            if (micrometer != null) {
-                meters.bind(micrometer);
+            LockEvents micrometer = applicationHasMeterRegistry ? MicrometerRegistry.events(beans) : null;
+            LockEvents tracing =
+                    openTelemetryVisible ? OpenTelemetryTracing.events(beans, applicationHasOpenTelemetry) : null;
+            LockEvents events = LockEvents.both(
+                    micrometer != null ? micrometer : LockEvents.NONE, tracing != null ? tracing : LockEvents.NONE);
+            if (events != LockEvents.NONE) {
+                meters.bind(events);
             }
         }
     }

@@ -270,7 +270,7 @@ final class Acquirer {
     static void ended(LockedCall call, LockEvents.Outcome outcome, long started) {
         LockEvents.Meter meter = call.facts.meter();
         if (meter != null) {
-            meter.acquired(outcome, System.nanoTime() - started);
+            meter.acquired(outcome, System.nanoTime() - started, call.acquiring);
         }
     }
 

@@ -61,7 +61,8 @@ final class CallFactory {
      */
     LockedCall newCall(Object[] args, long owner) {
         String[] names = keys.render(args);
-        refuseIfInterrupted(names);
+        Object acquiring = acquiring();
+        refuseIfInterrupted(names, acquiring);
         RedissonClient redisson = client.getNow();
         if (redisson == null) {
             try {
@@ -69,14 +70,14 @@ final class CallFactory {
             } catch (RuntimeException e) {
                 // Fail closed: no client, no lock, no method body.
                 boolean interrupted = e.getCause() instanceof InterruptedException;
-                failedToStart(interrupted ? LockEvents.Outcome.INTERRUPTED : LockEvents.Outcome.ERROR);
+                failedToStart(interrupted ? LockEvents.Outcome.INTERRUPTED : LockEvents.Outcome.ERROR, acquiring);
                 throw acquirer.notAcquired(
                         names[0],
                         interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
                         interrupted ? e.getCause() : e);
             }
         }
-        return newCall(names, redisson, owner);
+        return newCall(names, redisson, owner, acquiring);
     }
 
     /**
@@ -87,15 +88,16 @@ final class CallFactory {
      */
     CompletableFuture<LockedCall> newCallLater(Object[] args, long owner) {
         String[] names = keys.render(args);
-        refuseIfInterrupted(names);
+        Object acquiring = acquiring();
+        refuseIfInterrupted(names, acquiring);
         RedissonClient redisson = client.getNow();
         if (redisson != null) {
-            return CompletableFuture.completedFuture(newCall(names, redisson, owner));
+            return CompletableFuture.completedFuture(newCall(names, redisson, owner, acquiring));
         }
         CompletableFuture<RedissonClient> ready = client.ready();
         boolean bounded = callers.mustNotBlock();
         if (bounded && waitMillis == 0 && !ready.isDone()) {
-            failedToStart(LockEvents.Outcome.ERROR);
+            failedToStart(LockEvents.Outcome.ERROR, acquiring);
             return CompletableFuture.failedFuture(
                     acquirer.notAcquired(names[0], "Redis is not connected yet (Padlock is still connecting)", null));
         }
@@ -106,18 +108,18 @@ final class CallFactory {
         ready.whenComplete((connected, failure) -> {
             if (failure == null) {
                 try {
-                    call.complete(newCall(names, connected, owner));
+                    call.complete(newCall(names, connected, owner, acquiring));
                 } catch (Throwable t) {
                     call.completeExceptionally(t);
                 }
             } else if (Acquisition.unwrap(failure) instanceof TimeoutException) {
-                failedToStart(LockEvents.Outcome.ERROR);
+                failedToStart(LockEvents.Outcome.ERROR, acquiring);
                 call.completeExceptionally(acquirer.notAcquired(
                         names[0],
                         "Redis is not connected yet (Padlock is still connecting)",
                         Acquisition.unwrap(failure)));
             } else {
-                failedToStart(LockEvents.Outcome.ERROR);
+                failedToStart(LockEvents.Outcome.ERROR, acquiring);
                 call.completeExceptionally(acquirer.notAcquired(
                         names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
             }
@@ -125,26 +127,36 @@ final class CallFactory {
         return call;
     }
 
-    private void refuseIfInterrupted(String[] names) {
+    private void refuseIfInterrupted(String[] names, Object acquiring) {
         if (Thread.currentThread().isInterrupted()) {
             // As Lock.lockInterruptibly: an interrupted caller does not start to acquire.
-            failedToStart(LockEvents.Outcome.INTERRUPTED);
+            failedToStart(LockEvents.Outcome.INTERRUPTED, acquiring);
             throw acquirer.notAcquired(names[0], "the calling thread was interrupted", new InterruptedException());
         }
     }
 
+    /**
+     * Tells the meter, on the caller's thread, that a call starts to acquire: a tracer sees the caller's context only
+     * here, the acquisition may end on Redisson's threads.
+     */
+    private Object acquiring() {
+        return facts.meter() != null ? facts.meter().acquiring() : null;
+    }
+
     /** A call that ends before it asked Redis for anything: counted with no wait. */
-    private void failedToStart(LockEvents.Outcome outcome) {
+    private void failedToStart(LockEvents.Outcome outcome, Object acquiring) {
         if (facts.meter() != null) {
-            facts.meter().acquired(outcome, 0);
+            facts.meter().acquired(outcome, 0, acquiring);
         }
     }
 
-    private LockedCall newCall(String[] names, RedissonClient redisson, long owner) {
+    private LockedCall newCall(String[] names, RedissonClient redisson, long owner, Object acquiring) {
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
             locks[i] = kind.lock(redisson, names[i]);
         }
-        return new LockedCall(facts, locks, owner, fenced, turns);
+        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns);
+        call.acquiring = acquiring;
+        return call;
     }
 }

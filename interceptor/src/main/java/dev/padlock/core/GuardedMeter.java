@@ -5,7 +5,7 @@ import dev.padlock.LockType;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A {@link LockEvents.Meter} whose failures stay its own: a metrics library's exception (a registry closed under the
+ * A {@link LockEvents.Meter} whose failures stay its own: a metrics or tracing library's exception (a registry closed under the
  * application, a bug) must not fail a call, stop a release or a renewal. Logged once per meter, then ignored.
  */
 final class GuardedMeter implements LockEvents.Meter {
@@ -43,9 +43,19 @@ final class GuardedMeter implements LockEvents.Meter {
     }
 
     @Override
-    public void acquired(LockEvents.Outcome outcome, long waitNanos) {
+    public Object acquiring() {
         try {
-            meter.acquired(outcome, waitNanos);
+            return meter.acquiring();
+        } catch (Throwable e) {
+            failed(e);
+            return null;
+        }
+    }
+
+    @Override
+    public void acquired(LockEvents.Outcome outcome, long waitNanos, Object acquiring) {
+        try {
+            meter.acquired(outcome, waitNanos, acquiring);
         } catch (Throwable e) {
             failed(e);
         }

@@ -4,15 +4,29 @@ import dev.padlock.LockLost;
 import dev.padlock.LockType;
 
 /**
- * What the engine tells an observer of its locks (metrics): one {@link Meter} per {@code @Locked} method, asked for
- * once when the method's operation is built, so that a call only calls the meter it already has. Without events
- * ({@link #NONE}) a call pays one field read and a branch at each point. The engine never passes the rendered key:
- * it is unbounded (one per argument value) and may be user data.
+ * What the engine tells an observer of its locks (metrics, traces): one {@link Meter} per {@code @Locked} method,
+ * asked for once when the method's operation is built, so that a call only calls the meter it already has. Without
+ * events ({@link #NONE}) a call pays one field read and a branch at each point. The engine never passes the rendered
+ * key: it is unbounded (one per argument value) and may be user data.
  */
 public interface LockEvents {
 
     /** No observer: the engine does not even read the clock for it. */
     LockEvents NONE = (lockName, type) -> null;
+
+    /**
+     * Both observers hear every event (say Micrometer's meters and OpenTelemetry's spans); either may be {@link
+     * #NONE}, and then the other is returned as it is, so one observer costs what it did alone.
+     */
+    static LockEvents both(LockEvents first, LockEvents second) {
+        if (first == NONE) {
+            return second;
+        }
+        if (second == NONE) {
+            return first;
+        }
+        return new BothLockEvents(first, second);
+    }
 
     /**
      * The meter for one method's calls; several methods may share a lock name, and get meters that count together.
@@ -49,13 +63,25 @@ public interface LockEvents {
     interface Meter {
 
         /**
+         * A call starts to acquire its locks (its keys are rendered): called on the caller's thread, the one place
+         * where what the caller runs in (a trace's current span) can be seen. Whatever this returns comes back to
+         * {@link #acquired}, which may run on another thread; once per call that reaches this point.
+         *
+         * @return what {@link #acquired} needs of the start, or {@code null}: meters that only count need nothing
+         */
+        default Object acquiring() {
+            return null;
+        }
+
+        /**
          * The acquisition ended; {@link Outcome#ACQUIRED} also means the call now holds its locks until {@link
          * #released}.
          *
          * @param waitNanos from the start of the acquisition (after the keys were rendered) to its end; 0 when the call
          *     ended before asking Redis (an interrupted caller, no connection yet)
+         * @param acquiring what {@link #acquiring} returned for this call (possibly {@code null})
          */
-        void acquired(Outcome outcome, long waitNanos);
+        void acquired(Outcome outcome, long waitNanos, Object acquiring);
 
         /**
          * A call that acquired its locks gave them up: released them, or left them to lapse (its work may go on after

@@ -41,6 +41,12 @@ final class LockedCall extends LeaseBook {
      */
     volatile boolean metered;
 
+    /**
+     * What the call's meter kept of the acquisition's start ({@link LockEvents.Meter#acquiring}), handed back when it
+     * ends; written by the caller before the acquisition starts, so whoever ends it sees it.
+     */
+    Object acquiring;
+
     /** Whether {@link LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     boolean watched;
 

@@ -100,7 +100,7 @@ public final class MicrometerLockEvents implements LockEvents {
         }
 
         @Override
-        public void acquired(Outcome outcome, long waitNanos) {
+        public void acquired(Outcome outcome, long waitNanos, Object acquiring) {
             acquire.get(outcome).record(waitNanos, TimeUnit.NANOSECONDS);
             if (outcome == Outcome.ACQUIRED) {
                 gauges.active.incrementAndGet();

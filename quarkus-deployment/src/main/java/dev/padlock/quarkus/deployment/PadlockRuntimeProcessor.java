@@ -10,6 +10,8 @@ import dev.padlock.quarkus.runtime.internal.PadlockRuntime;
 import io.quarkus.arc.deployment.BeanArchiveIndexBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem.ExtendedBeanConfigurator;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.GeneratedClassGizmo2Adaptor;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -152,7 +154,8 @@ class PadlockRuntimeProcessor {
             BuildProducer<GeneratedClassBuildItem> generatedClasses,
             BuildProducer<GeneratedResourceBuildItem> generatedResources,
             ShutdownContextBuildItem shutdown,
-            Optional<MetricsCapabilityBuildItem> metrics) {
+            Optional<MetricsCapabilityBuildItem> metrics,
+            Capabilities capabilities) {
         ClassOutput literals = new GeneratedClassGizmo2Adaptor(generatedClasses, generatedResources, true);
         List<LockedMethod> recorded = methods.stream()
                 .sorted(Comparator.comparing(LockedMethodBuildItem::id))
@@ -165,6 +168,8 @@ class PadlockRuntimeProcessor {
                 .toList();
         // Meters only with quarkus-micrometer, decided here so that applications without it never load Micrometer.
         boolean micrometer = metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER);
-        recorder.start(runtime.runtime(), recorded, namedLocks.points(), micrometer, shutdown);
+        // Spans only with quarkus-opentelemetry's tracer, likewise: without it no OpenTelemetry class is loaded.
+        boolean tracing = capabilities.isPresent(Capability.OPENTELEMETRY_TRACER);
+        recorder.start(runtime.runtime(), recorded, namedLocks.points(), micrometer, tracing, shutdown);
     }
 }

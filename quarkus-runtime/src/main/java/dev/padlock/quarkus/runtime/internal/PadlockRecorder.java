@@ -25,8 +25,9 @@ public class PadlockRecorder {
             List<LockedMethod> methods,
             List<NamedLockPoint> namedLocks,
             boolean micrometer,
+            boolean tracing,
             ShutdownContext shutdown) {
-        runtime.getValue().start(methods, namedLocks, micrometer);
+        runtime.getValue().start(methods, namedLocks, micrometer, tracing);
         // Closes the client on stop and before each dev-mode reload.
         shutdown.addShutdownTask(runtime.getValue()::shutdown);
     }

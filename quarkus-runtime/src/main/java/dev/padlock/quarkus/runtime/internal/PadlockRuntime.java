@@ -39,8 +39,11 @@ public final class PadlockRuntime {
     private volatile RedisReachability reachability;
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
-    /** @param micrometer whether the build found {@code quarkus-micrometer}: Padlock's meters then go to its registry */
-    void start(List<LockedMethod> methods, List<NamedLockPoint> points, boolean micrometer) {
+    /**
+     * @param micrometer whether the build found {@code quarkus-micrometer}: Padlock's meters then go to its registry
+     * @param tracing whether the build found {@code quarkus-opentelemetry}'s tracer: acquisitions are then spans
+     */
+    void start(List<LockedMethod> methods, List<NamedLockPoint> points, boolean micrometer, boolean tracing) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         List<PadlockSetup.LockedMethod<Method>> lockedMethods = new ArrayList<>();
         for (LockedMethod m : methods) {
@@ -68,7 +71,9 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader),
-                micrometer ? MicrometerMeters.events() : LockEvents.NONE);
+                LockEvents.both(
+                        micrometer ? MicrometerMeters.events() : LockEvents.NONE,
+                        tracing ? OpenTelemetrySpans.events() : LockEvents.NONE));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.
