@@ -225,6 +225,7 @@ class LocalHandOffTest {
         Map<String, String> config = new HashMap<>(Map.of("padlock.redis.address", redis.uri()));
         config.put("padlock.watchdog-timeout", "1s");
         config.put("padlock.on-lease-lost", "throw");
+        config.put("padlock.hand-off-budget", "1h"); // the chain is bounded by its queue here
         try (Deployment app = Deployment.start(config, Hot.class, Losses.class)) {
             Hot hot = app.bean(Hot.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);
@@ -276,6 +277,7 @@ class LocalHandOffTest {
     void noHandOffAfterTheDeadlinePassed(RedisServer redis) throws Exception {
         Map<String, String> config = new HashMap<>(Map.of("padlock.redis.address", redis.uri()));
         config.put("padlock.locks.\"hot\".lease-time", "300ms");
+        config.put("padlock.hand-off-budget", "1h"); // only the deadline may stop the hand-off
         Field reportsAtDeadline = Class.forName("dev.padlock.core.LeaseRenewal").getDeclaredField("reportsAtDeadline");
         reportsAtDeadline.setAccessible(true);
         reportsAtDeadline.setBoolean(null, false); // the loss is not reported (nor the turn passed) at the deadline
@@ -308,7 +310,9 @@ class LocalHandOffTest {
     /** A chain of 8 local callers costs one lock and one unlock script. Seen failing with hand-off off: 16. */
     @Test
     void aChainOfLocalCallersCostsOneLockAndOneUnlock(RedisServer redis) throws Exception {
-        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Hot.class)) {
+        Map<String, String> config = Map.of(
+                "padlock.redis.address", redis.uri(), "padlock.hand-off-budget", "1h"); // the queue bounds the chain
+        try (Deployment app = Deployment.start(config, Hot.class)) {
             Hot hot = app.bean(Hot.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);
             hot.enter("warm-up", () -> {});
