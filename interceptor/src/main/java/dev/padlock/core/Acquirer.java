@@ -133,8 +133,9 @@ final class Acquirer {
         String key = call.locks[index].getName();
         CompletableFuture<Boolean> turn = turns.await(key, wait);
         if (turn.getNow(false)) {
-            // granted at once, the common case: no other call of the application holds the key
-            withTurn(call, index, key, wait, lease, deadline, result);
+            // granted at once, the common case: no other call of the application holds the key (or its holder
+            // handed it over just now, before this line: then with its hold)
+            withTurn(call, index, key, LocalTurns.handedOver(turn), wait, lease, deadline, result);
             return;
         }
         result.whenComplete((taken, failure) -> {
@@ -152,7 +153,15 @@ final class Acquirer {
             }
             if (Boolean.TRUE.equals(mine)) {
                 // what is left of the wait goes to Redis
-                withTurn(call, index, key, remainingMillis(deadline), lease, deadline, result);
+                withTurn(
+                        call,
+                        index,
+                        key,
+                        LocalTurns.handedOver(turn),
+                        remainingMillis(deadline),
+                        lease,
+                        deadline,
+                        result);
             } else {
                 notFree(call, index, deadline, result);
             }
@@ -173,22 +182,59 @@ final class Acquirer {
         return index;
     }
 
-    /** The call has the turn for lock {@code index}: asks Redis for it, unless the call is over already. */
+    /**
+     * The call has the turn for lock {@code index}: adopts the key when the turn came with its Redis {@code hold}
+     * (see {@link HandOff}), else asks Redis for it; unless the call is over already.
+     */
     private void withTurn(
             LockedCall call,
             int index,
             String key,
+            HandOff.Hold hold,
             long wait,
             long lease,
             long deadline,
             CompletableFuture<Boolean> result) {
         if (!call.tookTurn(index)) {
-            turns.pass(key); // the call is being released already
+            // the call is being released already
+            if (hold == null) {
+                turns.pass(key);
+            } else {
+                // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
+                Acquisition.unlock(call.locks[index], hold.owner()).whenComplete((ignored, failure) -> turns.pass(key));
+            }
+        } else if (hold != null) {
+            adopt(call, index, hold, lease, deadline, result);
         } else if (result.isDone()) {
             releaser.releaseAllLater(call); // the caller cancelled meanwhile
         } else {
             attempt(call, index, wait, lease, deadline, result);
         }
+    }
+
+    /**
+     * Lock {@code index} was handed to the call, held in Redis: taken without a Redis command, then on to the next
+     * lock. A caller that gave up meanwhile releases it (or hands it on) like any lock it took.
+     */
+    private void adopt(
+            LockedCall call,
+            int index,
+            HandOff.Hold hold,
+            long lease,
+            long deadline,
+            CompletableFuture<Boolean> result) {
+        call.adopt(index, hold);
+        call.markTaken(index + 1);
+        if (result.isDone()) {
+            releaser.releaseAllLater(call); // the caller cancelled meanwhile
+            return;
+        }
+        if (!call.watched) {
+            call.watched = true;
+            renewal.watch(call, holder);
+        }
+        call.handOff().adopted(call, index);
+        takeNext(call, index + 1, lease, deadline, result);
     }
 
     private static long remainingMillis(long deadline) {

@@ -24,6 +24,7 @@ final class CallFactory {
     private final LockKind kind;
     private final boolean fenced;
     private final LocalTurns turns;
+    private final HandOff handOff;
     private final RedisClientSource client;
     private final CallerContext callers;
     private final long waitMillis;
@@ -36,6 +37,7 @@ final class CallFactory {
             LockKind kind,
             boolean fenced,
             LocalTurns turns,
+            HandOff handOff,
             EngineServices services,
             Acquirer acquirer) {
         this.facts = new CallFacts(
@@ -49,6 +51,7 @@ final class CallFactory {
         this.kind = kind;
         this.fenced = fenced;
         this.turns = turns;
+        this.handOff = handOff;
         this.client = services.client();
         this.callers = services.callers();
         this.waitMillis = plan.settings().waitTime().toMillis();
@@ -155,7 +158,7 @@ final class CallFactory {
         for (int i = 0; i < names.length; i++) {
             locks[i] = kind.lock(redisson, names[i]);
         }
-        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns);
+        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff);
         call.acquiring = acquiring;
         return call;
     }

@@ -140,6 +140,14 @@ abstract class LeaseBook {
     }
 
     /**
+     * Lock {@code index} was handed to this call by one that held it until {@code deadline}, which this call inherits
+     * as its own: nothing newer was confirmed for the key.
+     */
+    final synchronized void inherited(int index, long deadline) {
+        deadlines[index] = deadline;
+    }
+
+    /**
      * How much earlier than the lease's end the holder gives up its lock: Redis measures the lease with its clock and
      * Padlock with this JVM's monotonic clock, whose rates may differ (NTP slews a clock by at most 0.05 %; 1 % leaves
      * room for virtual machines whose clocks stall and catch up), and reporting the loss takes a timer and a thread

@@ -276,44 +276,62 @@ final class LeaseRenewal {
         call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
         int count = call.takenCount();
         for (int i = 0; i < count; i++) {
-            if (call.isLost(i) || call.sharesHold(i) || !call.beginRenewal()) {
-                continue;
+            if (!call.isLost(i) && !call.sharesHold(i)) {
+                renewOne(call, holder, redisson, i, lease, retryMillis);
             }
-            int index = i;
-            RLock lock = call.locks[i];
-            long sent = System.nanoTime();
-            CompletionStage<Boolean> renewal;
-            try {
-                renewal = holder.renew(redisson, lock, call.owner, lease);
-            } catch (Throwable e) {
-                // counted as in flight above: a release waits for its answer, so it must get one
-                renewal = CompletableFuture.failedFuture(e);
-            }
-            renewal.whenComplete((stillHeld, failure) -> {
-                Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
-                call.renewalAnswered(cause);
-                if (call.isReleased() || (call.isLapsing() && !Boolean.TRUE.equals(stillHeld))) {
-                    // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
-                    return;
-                }
-                LockEvents.Meter meter = call.facts.meter();
-                if (meter != null) {
-                    if (cause != null) {
-                        meter.renewalFailed();
-                    } else if (stillHeld) {
-                        meter.renewed();
-                    }
-                }
-                if (cause != null) {
-                    if (call.firstRenewalFailure()) {
-                        holder.renewalFailed(call, lock, cause, retryMillis);
-                    }
-                } else if (stillHeld) {
-                    call.confirmed(index, sent, lease);
-                } else {
-                    holder.lostOnRenewal(call, index);
-                }
-            });
         }
+    }
+
+    /**
+     * Extends lock {@code index} of a call that was just handed it, to a full fixed lease of {@code leaseMillis}
+     * from now (see {@link HandOff#adopted}): sent at once, answered like a renewal. Not retried: a fixed lease is
+     * never renewed, so if this fails the inherited deadline stands and is reported when it passes.
+     */
+    void extend(LockedCall call, LeaseHolder holder, int index, long leaseMillis) {
+        RedissonClient redisson = usableClient();
+        if (redisson != null) {
+            renewOne(call, holder, redisson, index, leaseMillis, leaseMillis);
+        }
+    }
+
+    private static void renewOne(
+            LockedCall call, LeaseHolder holder, RedissonClient redisson, int index, long lease, long retryMillis) {
+        if (!call.beginRenewal()) {
+            return;
+        }
+        RLock lock = call.locks[index];
+        long sent = System.nanoTime();
+        CompletionStage<Boolean> renewal;
+        try {
+            renewal = holder.renew(redisson, lock, call.ownerOf(index), lease);
+        } catch (Throwable e) {
+            // counted as in flight above: a release waits for its answer, so it must get one
+            renewal = CompletableFuture.failedFuture(e);
+        }
+        renewal.whenComplete((stillHeld, failure) -> {
+            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+            call.renewalAnswered(cause);
+            if (call.isReleased() || (call.isLapsing() && !Boolean.TRUE.equals(stillHeld))) {
+                // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
+                return;
+            }
+            LockEvents.Meter meter = call.facts.meter();
+            if (meter != null) {
+                if (cause != null) {
+                    meter.renewalFailed();
+                } else if (stillHeld) {
+                    meter.renewed();
+                }
+            }
+            if (cause != null) {
+                if (call.firstRenewalFailure()) {
+                    holder.renewalFailed(call, lock, cause, retryMillis);
+                }
+            } else if (stillHeld) {
+                call.confirmed(index, sent, lease);
+            } else {
+                holder.lostOnRenewal(call, index);
+            }
+        });
     }
 }

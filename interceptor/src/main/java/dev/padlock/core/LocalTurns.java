@@ -31,7 +31,15 @@ final class LocalTurns {
     private static final CompletableFuture<Boolean> REFUSED = CompletableFuture.completedFuture(false);
 
     /** The calls waiting for each key whose turn is held; an empty queue: held, nobody waiting. */
-    private final ConcurrentHashMap<String, ArrayDeque<CompletableFuture<Boolean>>> waiting = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ArrayDeque<Turn>> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * A waiting caller's turn: granted (true) or not; when granted by {@link #handOff}, with the Redis hold it is
+     * handed (written before the turn completes, so the caller reads it once it sees the turn granted).
+     */
+    private static final class Turn extends CompletableFuture<Boolean> {
+        volatile HandOff.Hold hold;
+    }
 
     /**
      * The caller's turn at {@code key}: completes with true when it is granted (at once when no other call holds
@@ -47,7 +55,7 @@ final class LocalTurns {
             // just now: in Redis too a single attempt can land just before an unlock).
             return REFUSED;
         }
-        CompletableFuture<Boolean> turn = new CompletableFuture<>();
+        Turn turn = new Turn();
         boolean[] granted = {false};
         waiting.compute(key, (k, queue) -> {
             if (queue == null) {
@@ -73,8 +81,7 @@ final class LocalTurns {
     /** The caller is done with its turn at {@code key}: the first call still waiting gets it. */
     void pass(String key) {
         while (true) {
-            @SuppressWarnings("unchecked")
-            CompletableFuture<Boolean>[] next = new CompletableFuture[1];
+            Turn[] next = new Turn[1];
             waiting.computeIfPresent(key, (k, queue) -> {
                 next[0] = queue.poll();
                 return next[0] == null ? null : queue;
@@ -87,7 +94,35 @@ final class LocalTurns {
         }
     }
 
-    private void forget(String key, CompletableFuture<Boolean> turn) {
+    /**
+     * The caller is done with its turn at {@code key} and hands the next call still waiting both the turn and the key's
+     * Redis {@code hold}; false when nobody waits, and the caller keeps its turn (it then unlocks the key in Redis and
+     * {@link #pass passes} the turn as usual).
+     */
+    boolean handOff(String key, HandOff.Hold hold) {
+        while (true) {
+            Turn[] next = new Turn[1];
+            waiting.computeIfPresent(key, (k, queue) -> {
+                next[0] = queue.poll();
+                return queue; // still held: by the next caller, or by this one when nobody waits
+            });
+            if (next[0] == null) {
+                return false;
+            }
+            next[0].hold = hold;
+            if (next[0].complete(true)) {
+                return true;
+            }
+            next[0].hold = null; // it stopped waiting just now: the hold goes on to the one after it
+        }
+    }
+
+    /** The Redis hold handed with a granted {@code turn} by {@link #handOff}, or {@code null}: ask Redis. */
+    static HandOff.Hold handedOver(CompletableFuture<Boolean> turn) {
+        return turn instanceof Turn t ? t.hold : null;
+    }
+
+    private void forget(String key, Turn turn) {
         waiting.computeIfPresent(key, (k, queue) -> {
             queue.remove(turn);
             return queue;

@@ -60,9 +60,10 @@ public abstract class LockOperation {
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.callers = services.callers();
         this.releaser = services.releaser();
-        this.acquirer = new Acquirer(
-                plan, leaseMillis, fenced, endsOnReturn, turns, services, new MethodLeases(kind, leaseMillis > 0));
-        this.calls = new CallFactory(plan, method, kind, fenced, turns, services, acquirer);
+        MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
+        HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal(), leases);
+        this.acquirer = new Acquirer(plan, leaseMillis, fenced, endsOnReturn, turns, services, leases);
+        this.calls = new CallFactory(plan, method, kind, fenced, turns, handOff, services, acquirer);
     }
 
     /**

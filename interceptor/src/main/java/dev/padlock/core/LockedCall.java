@@ -20,6 +20,7 @@ final class LockedCall extends LeaseBook {
 
     final CallFacts facts;
     final RLock[] locks;
+    /** The owner id the call takes its locks under in Redis; see {@link #ownerOf} for those handed to it. */
     final long owner;
     /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
     final long[] tokens;
@@ -72,8 +73,18 @@ final class LockedCall extends LeaseBook {
     /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
     private LockedCall enclosing;
 
-    LockedCall(CallFacts facts, RLock[] locks, long owner, boolean fenced, LocalTurns turns) {
+    /** When the call's locks are handed on to the next local caller instead of unlocked; {@code null}: never. */
+    private final HandOff handOff;
+
+    /**
+     * By lock index, the Redis hold another call of this application handed to this one ({@link HandOff}), or
+     * {@code null}; {@code null} until the first. Written by the thread that adopts, before the lock counts as taken.
+     */
+    private volatile HandOff.Hold[] adopted;
+
+    LockedCall(CallFacts facts, RLock[] locks, long owner, boolean fenced, LocalTurns turns, HandOff handOff) {
         super(locks.length);
+        this.handOff = handOff;
         this.facts = facts;
         this.locks = locks;
         this.owner = owner;
@@ -170,6 +181,72 @@ final class LockedCall extends LeaseBook {
             turnsHeld[index] = false;
         }
         turns.pass(locks[index].getName());
+    }
+
+    /**
+     * The owner id lock {@code index} is held under in Redis: the call's own, or for a lock handed to it, that of the
+     * call that took it from Redis (so renewing and unlocking stay owner-checked without a Redis command to adopt).
+     */
+    long ownerOf(int index) {
+        HandOff.Hold[] holds = adopted;
+        return holds == null || holds[index] == null ? owner : holds[index].owner();
+    }
+
+    /** The hold of lock {@code index} that was handed to this call, or {@code null} if it took the lock itself. */
+    HandOff.Hold adoptedHold(int index) {
+        HandOff.Hold[] holds = adopted;
+        return holds == null ? null : holds[index];
+    }
+
+    HandOff handOff() {
+        return handOff;
+    }
+
+    /**
+     * Lock {@code index} was handed to this call with {@code hold}, the turn with it: the call holds it under the
+     * hold's owner until the inherited deadline (or a later one Redis confirms). The caller then marks it taken.
+     */
+    void adopt(int index, HandOff.Hold hold) {
+        HandOff.Hold[] holds = adopted;
+        if (holds == null) {
+            holds = new HandOff.Hold[locks.length];
+        }
+        holds[index] = hold;
+        adopted = holds;
+        inherited(index, hold.deadline());
+    }
+
+    /**
+     * The call is done with lock {@code index}: hands the key, still held in Redis, to the next call of this
+     * application waiting for it, when {@link HandOff} allows. True when handed on: nothing to unlock, and the turn
+     * went with it; false when the caller must unlock it and pass the turn as usual.
+     */
+    boolean handOn(int index) {
+        if (handOff == null) {
+            return false;
+        }
+        HandOff.Hold hold = handOff.holdToHandOn(this, index, System.nanoTime());
+        if (hold == null) {
+            return false;
+        }
+        synchronized (this) {
+            if (!turnsHeld[index]) {
+                return false; // passed on already (found lost just now): the next caller asks Redis
+            }
+            turnsHeld[index] = false; // claimed here, so that no one passes it beside the hand-off
+        }
+        if (turns.handOff(locks[index].getName(), hold)) {
+            return true;
+        }
+        synchronized (this) {
+            turnsHeld[index] = true; // nobody waits: kept until the key is unlocked in Redis
+        }
+        return false;
+    }
+
+    /** When the call took its first lock ({@link System#nanoTime}). */
+    long acquiredNanos() {
+        return acquiredNanos;
     }
 
     /** The first {@code count} locks are held from now on. */

@@ -34,7 +34,10 @@ final class Releaser {
             if (call.sharesHold(i)) {
                 continue; // the enclosing call's to release
             }
-            Throwable failure = Acquisition.release(call.locks[i], call.owner);
+            if (call.handOn(i)) {
+                continue; // the next local caller holds it now, still held in Redis
+            }
+            Throwable failure = Acquisition.release(call.locks[i], call.ownerOf(i));
             call.passTurn(i);
             if (failure != null) {
                 LockLost loss = LockLosses.releaseFailed(call, i, failure);
@@ -69,7 +72,11 @@ final class Releaser {
                 releases[i] = CompletableFuture.completedFuture(null); // the enclosing call's to release
                 continue;
             }
-            releases[i] = Acquisition.unlock(call.locks[i], call.owner)
+            if (call.handOn(i)) {
+                releases[i] = CompletableFuture.completedFuture(null); // the next local caller holds it now
+                continue;
+            }
+            releases[i] = Acquisition.unlock(call.locks[i], call.ownerOf(i))
                     .handle((ignored, failure) -> {
                         call.passTurn(index);
                         return failure == null ? null : LockLosses.releaseFailed(call, index, failure);

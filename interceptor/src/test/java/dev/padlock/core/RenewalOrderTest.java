@@ -16,7 +16,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWaitsForTheRenewalsInFlight() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null);
         assertThat(call.beginRenewal()).isTrue();
         assertThat(call.beginRenewal()).isTrue();
 
@@ -33,7 +33,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWithNoRenewalInFlightGoesOutAtOnce() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null);
         assertThat(call.beginRelease()).isCompleted();
     }
 }

@@ -32,6 +32,14 @@ public final class ConfigKeys {
     public static final String REDIS_CONFIG_FILE = "padlock.redis.config-file";
 
     /**
+     * How many times in a row a held key passes to the next caller of the same application waiting for it, staying
+     * held in Redis, before it is unlocked there for other applications; 0 turns the hand-off off.
+     */
+    public static final String HAND_OFF_LIMIT = "padlock.hand-off-limit";
+    /** How long such a chain of hand-offs may keep a key from when it was taken from Redis; 0 turns it off. */
+    public static final String HAND_OFF_BUDGET = "padlock.hand-off-budget";
+
+    /**
      * The keys that say which Redis to reach. When none is set, an integration may point Padlock at a Redis it
      * knows of (Quarkus: {@code quarkus.redis.hosts} or a Dev Service).
      */
@@ -60,6 +68,8 @@ public final class ConfigKeys {
     public static final String LOCK_LEASE_TIME = "lease-time";
     public static final String ON_FAILURE = "on-failure";
     public static final String LOCK_ON_LEASE_LOST = "on-lease-lost";
+    public static final String LOCK_HAND_OFF_LIMIT = "hand-off-limit";
+    public static final String LOCK_HAND_OFF_BUDGET = "hand-off-budget";
 
     private ConfigKeys() {}
 

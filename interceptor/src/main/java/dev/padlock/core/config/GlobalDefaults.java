@@ -11,11 +11,33 @@ import java.time.Duration;
  * @param leaseTime a fixed lease, or {@code null} for the watchdog
  * @param onLeaseLost what a call does when its lock was lost while it ran ({@link ConfigKeys#ON_LEASE_LOST})
  */
-public record GlobalDefaults(String keyPrefix, Duration waitTime, Duration leaseTime, LeaseLossPolicy onLeaseLost) {
+public record GlobalDefaults(
+        String keyPrefix,
+        Duration waitTime,
+        Duration leaseTime,
+        LeaseLossPolicy onLeaseLost,
+        int handOffLimit,
+        Duration handOffBudget) {
 
     public static final String DEFAULT_KEY_PREFIX = "padlock:";
     /** Finite so a stuck holder turns into an error rather than a hung request. */
     public static final Duration DEFAULT_WAIT_TIME = Duration.ofSeconds(5);
+
+    /**
+     * Hand-offs in a row before a hot key is unlocked in Redis ({@link ConfigKeys#HAND_OFF_LIMIT}). A chain of n
+     * callers costs one lock and one unlock script instead of n of each, so 16 already saves ~94 % of them (more
+     * saves at most 6 % more), while a caller of another application waiting in Redis waits for at most 17 calls
+     * of this one.
+     */
+    public static final int DEFAULT_HAND_OFF_LIMIT = 16;
+    /** The most a setting may ask for: far beyond any use, and well inside an int. */
+    public static final int MAX_HAND_OFF_LIMIT = 1_000_000;
+    /**
+     * How long a chain of hand-offs may keep a key ({@link ConfigKeys#HAND_OFF_BUDGET}): 100 ms, a fiftieth of the
+     * default wait, so a caller of another application waiting in Redis has many chances within its wait even when
+     * the local calls are slow.
+     */
+    public static final Duration DEFAULT_HAND_OFF_BUDGET = Duration.ofMillis(100);
 
     /** Reads and checks the global keys; each problem names its key. */
     public static GlobalDefaults read(ConfigView config, Problems problems) {
@@ -31,6 +53,18 @@ public record GlobalDefaults(String keyPrefix, Duration waitTime, Duration lease
                 .map(v ->
                         EnumSetting.LEASE_LOSS_POLICY.read(ConfigKeys.ON_LEASE_LOST, v, LeaseLossPolicy.WARN, problems))
                 .orElse(LeaseLossPolicy.WARN);
-        return new GlobalDefaults(prefix, wait, lease, onLeaseLost);
+        int handOffLimit = config.get(ConfigKeys.HAND_OFF_LIMIT)
+                .map(v -> handOffLimit(ConfigKeys.HAND_OFF_LIMIT, v, DEFAULT_HAND_OFF_LIMIT, problems))
+                .orElse(DEFAULT_HAND_OFF_LIMIT);
+        Duration handOffBudget = config.get(ConfigKeys.HAND_OFF_BUDGET)
+                .map(v ->
+                        SettingValues.duration(ConfigKeys.HAND_OFF_BUDGET, v, DEFAULT_HAND_OFF_BUDGET, null, problems))
+                .orElse(DEFAULT_HAND_OFF_BUDGET);
+        return new GlobalDefaults(prefix, wait, lease, onLeaseLost, handOffLimit, handOffBudget);
+    }
+
+    /** The rule for a hand-off limit, global or per lock (named by {@code subject}). */
+    public static int handOffLimit(String subject, String text, int fallback, Problems problems) {
+        return SettingValues.count(subject, text, MAX_HAND_OFF_LIMIT, "hand-offs in a row", fallback, problems);
     }
 }

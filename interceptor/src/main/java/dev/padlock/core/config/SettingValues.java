@@ -30,6 +30,28 @@ public final class SettingValues {
     }
 
     /**
+     * A count from 0 to {@code max}; else a problem and {@code fallback}.
+     *
+     * @param what what is counted, for the message, e.g. {@code hand-offs in a row}
+     */
+    public static int count(String subject, String text, int max, String what, int fallback, Problems problems) {
+        int count;
+        try {
+            count = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            count = -1;
+        }
+        if (count < 0 || count > max) {
+            problems.invalid(
+                    subject,
+                    "'" + text.trim() + "' is not a number of " + what + " from 0 to " + max,
+                    "Use a whole number such as " + fallback + " (0 turns it off)");
+            return fallback;
+        }
+        return count;
+    }
+
+    /**
      * A lease: a duration of at least 1 ms, or {@code watchdog} (any case). Returns {@code null} for the
      * watchdog, and after a problem (which then stops the deployment anyway).
      */

@@ -2,6 +2,7 @@ package dev.padlock.core.plan;
 
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
+import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
 import java.time.Duration;
 
@@ -10,9 +11,31 @@ import java.time.Duration;
  *
  * @param leaseTime a fixed lease, or {@code null} when the lock is renewed while held (watchdog mode)
  * @param onLeaseLost whether a lost lock also makes the call throw
+ * @param handOffLimit how many times in a row a held key may pass to the next caller of this application waiting
+ *     for it without being unlocked in Redis; 0: never
+ * @param handOffBudget how long such a chain may keep the key from when it was taken from Redis; 0: no hand-off
  */
 public record LockSettings(
-        LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
+        LockType type,
+        Duration waitTime,
+        Duration leaseTime,
+        OnFailure onFailure,
+        LeaseLossPolicy onLeaseLost,
+        int handOffLimit,
+        Duration handOffBudget) {
+
+    /** With the default hand-off bounds ({@link GlobalDefaults#DEFAULT_HAND_OFF_LIMIT} and budget). */
+    public LockSettings(
+            LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
+        this(
+                type,
+                waitTime,
+                leaseTime,
+                onFailure,
+                onLeaseLost,
+                GlobalDefaults.DEFAULT_HAND_OFF_LIMIT,
+                GlobalDefaults.DEFAULT_HAND_OFF_BUDGET);
+    }
 
     public boolean usesWatchdog() {
         return leaseTime == null;

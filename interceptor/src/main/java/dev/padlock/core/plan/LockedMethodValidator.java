@@ -88,7 +88,13 @@ public final class LockedMethodValidator {
             SettingValues.hasNoHashTag(Problems.member(method.display(), "value"), name, problems);
             List<BoundTemplate> keys = bindKeys();
             LockSettings settings = new LockSettings(
-                    resolveType(), resolveWait(), resolveLease(), resolveOnFailure(), resolveOnLeaseLost());
+                    resolveType(),
+                    resolveWait(),
+                    resolveLease(),
+                    resolveOnFailure(),
+                    resolveOnLeaseLost(),
+                    resolveHandOffLimit(),
+                    resolveHandOffBudget());
             ReturnKind returnKind = ReturnKind.checked(method, problems);
             checkSkipOnPrimitive(settings.onFailure(), returnKind);
             if (!problems.isEmpty()) {
@@ -154,6 +160,20 @@ public final class LockedMethodValidator {
                     (subject, text) ->
                             EnumSetting.LEASE_LOSS_POLICY.read(subject, text, global.onLeaseLost(), problems),
                     global::onLeaseLost);
+        }
+
+        private int resolveHandOffLimit() {
+            return perLock(
+                    ConfigKeys.LOCK_HAND_OFF_LIMIT,
+                    (subject, text) -> GlobalDefaults.handOffLimit(subject, text, global.handOffLimit(), problems),
+                    global::handOffLimit);
+        }
+
+        private Duration resolveHandOffBudget() {
+            return perLock(
+                    ConfigKeys.LOCK_HAND_OFF_BUDGET,
+                    (subject, text) -> SettingValues.duration(subject, text, global.handOffBudget(), null, problems),
+                    global::handOffBudget);
         }
 
         /**
