@@ -30,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Local hand-off (issue #17): a call that finishes passes its key, still held in Redis, to the next caller of the
@@ -206,12 +208,13 @@ class LocalHandOffTest {
             assertThat(ttlInBody)
                     .as("the key's time to live in Redis, in each body")
                     .allMatch(ttl -> ttl > 0);
-            // the key was handed along the whole chain: unlocked in Redis once (one unlock message), taken once and
-            // extended for each of the five holders it was handed to (the lock script sets the expiry too)
+            // the key was handed along the whole chain: unlocked in Redis once (one unlock message); its expiry set
+            // by the lock script and at most once per holder it was handed to (not for one whose inherited lease was
+            // as good as full: the first, when the queue formed within the drift margin)
             assertThat(during.calls("publish"))
                     .as("unlocks in Redis: %s", during)
                     .isEqualTo(1);
-            assertThat(during.calls("pexpire")).as("expiries set: %s", during).isEqualTo(6);
+            assertThat(during.calls("pexpire")).as("expiries set: %s", during).isBetween(2L, 6L);
         }
     }
 
@@ -307,11 +310,19 @@ class LocalHandOffTest {
         }
     }
 
-    /** A chain of 8 local callers costs one lock and one unlock script. Seen failing with hand-off off: 16. */
-    @Test
-    void aChainOfLocalCallersCostsOneLockAndOneUnlock(RedisServer redis) throws Exception {
-        Map<String, String> config = Map.of(
-                "padlock.redis.address", redis.uri(), "padlock.hand-off-budget", "1h"); // the queue bounds the chain
+    /**
+     * A chain of 8 local callers costs one lock and one unlock script, in watchdog mode and with a fixed lease (each
+     * short holder's inherited lease is as good as full: nothing to extend). Seen failing with hand-off off: 16; and
+     * for the fixed lease with every adopted lease extended at once: 9.
+     */
+    @ParameterizedTest(name = "lease-time {0}")
+    @ValueSource(strings = {"watchdog", "30s"})
+    void aChainOfLocalCallersCostsOneLockAndOneUnlock(String lease, RedisServer redis) throws Exception {
+        Map<String, String> config = new HashMap<>(Map.of(
+                "padlock.redis.address", redis.uri(), "padlock.hand-off-budget", "1h")); // the queue bounds the chain
+        if (!lease.equals("watchdog")) {
+            config.put("padlock.locks.\"hot\".lease-time", lease);
+        }
         try (Deployment app = Deployment.start(config, Hot.class)) {
             Hot hot = app.bean(Hot.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);

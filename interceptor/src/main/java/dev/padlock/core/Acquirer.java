@@ -229,11 +229,10 @@ final class Acquirer {
             releaser.releaseAllLater(call); // the caller cancelled meanwhile
             return;
         }
-        if (!call.watched) {
-            call.watched = true;
-            renewal.watch(call, holder);
-        }
         call.handOff().adopted(call, index);
+        // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
+        call.watched = true;
+        renewal.watch(call, holder);
         takeNext(call, index + 1, lease, deadline, result);
     }
 

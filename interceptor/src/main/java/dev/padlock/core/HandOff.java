@@ -25,9 +25,10 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Each holder is its own call: its own acquisition and release in the meters, its own {@code LockLost}, its own
- * {@code LockContext}. A fixed lease is extended for each holder as it adopts the key (owner-checked, and its
- * deadline moves only when Redis confirms), so each gets its full lease; watchdog-mode locks go on being renewed
- * by {@link LeaseRenewal}, which watches the adopter from its adoption.
+ * {@code LockContext}. A fixed lease is owed to each holder in full from its adoption: {@link LeaseRenewal} extends
+ * the key's lease (owner-checked; the deadline moves only when Redis confirms) once the inherited deadline is as close
+ * as a renewal would let it come, so a chain of short calls costs no extension; watchdog-mode locks go on being
+ * renewed by {@link LeaseRenewal}, which watches the adopter from its adoption.
  *
  * <p>Not for {@code FENCED} locks: each holder must get a strictly larger token than the one before, and only a
  * lock script in Redis can hand one out, so a hand-off would either share a token or cost the round trip it saves.
@@ -51,14 +52,12 @@ final class HandOff {
     private final long fixedLeaseMillis;
 
     private final LeaseRenewal renewal;
-    private final LeaseHolder holder;
 
-    private HandOff(int limit, long budgetNanos, long fixedLeaseMillis, LeaseRenewal renewal, LeaseHolder holder) {
+    private HandOff(int limit, long budgetNanos, long fixedLeaseMillis, LeaseRenewal renewal) {
         this.limit = limit;
         this.budgetNanos = budgetNanos;
         this.fixedLeaseMillis = fixedLeaseMillis;
         this.renewal = renewal;
-        this.holder = holder;
     }
 
     /**
@@ -67,20 +66,14 @@ final class HandOff {
      *
      * @param fixedLeaseMillis a fixed lease, or -1 in watchdog mode
      */
-    static HandOff of(
-            LockSettings settings,
-            boolean takesTurns,
-            long fixedLeaseMillis,
-            LeaseRenewal renewal,
-            LeaseHolder holder) {
+    static HandOff of(LockSettings settings, boolean takesTurns, long fixedLeaseMillis, LeaseRenewal renewal) {
         if (!takesTurns
                 || settings.type() == LockType.FENCED
                 || settings.handOffLimit() == 0
                 || settings.handOffBudget().isZero()) {
             return null;
         }
-        return new HandOff(
-                settings.handOffLimit(), settings.handOffBudget().toNanos(), fixedLeaseMillis, renewal, holder);
+        return new HandOff(settings.handOffLimit(), settings.handOffBudget().toNanos(), fixedLeaseMillis, renewal);
     }
 
     /**
@@ -114,12 +107,14 @@ final class HandOff {
     }
 
     /**
-     * {@code call} adopted the hold of lock {@code index}: with a fixed lease, it is extended to a full lease for
-     * this holder now (the inherited deadline stands until Redis confirms; a "not held" answer is this call's loss).
+     * {@code call} adopted the hold of lock {@code index}: with a fixed lease, it is owed that lease from now, and
+     * {@link LeaseRenewal} extends the key's lease (owner-checked) once the inherited deadline gets as close as a
+     * renewal would wait for; the deadline moves only when Redis confirms. A holder in a chain of short calls thus
+     * costs no extension, and one that runs long still gets its full lease. Called before the renewal watches it.
      */
     void adopted(LockedCall call, int index) {
         if (fixedLeaseMillis > 0) {
-            renewal.extend(call, holder, index, fixedLeaseMillis);
+            call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(fixedLeaseMillis));
         }
     }
 }

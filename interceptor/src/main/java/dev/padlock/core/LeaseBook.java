@@ -3,6 +3,7 @@ package dev.padlock.core;
 import dev.padlock.LockLost;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What one call knows of its leases: per lock, the deadline by which it must consider the lock lost and the loss
@@ -145,6 +146,68 @@ abstract class LeaseBook {
      */
     final synchronized void inherited(int index, long deadline) {
         deadlines[index] = deadline;
+    }
+
+    /**
+     * For locks handed to this call under a fixed lease ({@link HandOff}): by index, until when the call is owed that
+     * lease ({@link System#nanoTime}: from its adoption), or 0; {@code null} until the first such lock.
+     */
+    private long[] owedUntil;
+
+    /** The fixed lease owed, in nanoseconds; with {@link #owedUntil}. */
+    private long owedLeaseNanos;
+
+    /**
+     * Lock {@code index}, handed to this call under a fixed lease of {@code leaseNanos}, is owed that lease from now
+     * ({@code now}): its inherited deadline is extended when needed, see {@link #extensionDueAt}.
+     */
+    final synchronized void owe(int index, long now, long leaseNanos) {
+        if (owedUntil == null) {
+            owedUntil = new long[deadlines.length];
+        }
+        owedUntil[index] = now + leaseNanos;
+        owedLeaseNanos = leaseNanos;
+    }
+
+    /**
+     * When lock {@code index}'s owed lease must be extended ({@link System#nanoTime}), or {@code Long.MAX_VALUE}: as a
+     * watchdog renewal would, once two thirds of the lease or less are left before the deadline, and only while an
+     * extension would move the deadline by more than the drift margins. A short call in a chain thus costs no
+     * extension: it ends long before the inherited deadline is that close.
+     */
+    final synchronized long extensionDueAt(int index) {
+        if (owedUntil == null || owedUntil[index] == 0 || (lost != null && lost[index] != null)) {
+            return Long.MAX_VALUE;
+        }
+        if (owedUntil[index] - deadlines[index] <= 2 * driftMarginNanos(owedLeaseNanos)) {
+            return Long.MAX_VALUE; // extended already, as far as it is owed
+        }
+        return deadlines[index] - 2 * (owedLeaseNanos / 3);
+    }
+
+    /** The earliest {@link #extensionDueAt} among the call's locks; {@code Long.MAX_VALUE} if none. */
+    final synchronized long earliestExtensionDue() {
+        if (owedUntil == null) {
+            return Long.MAX_VALUE;
+        }
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < deadlines.length; i++) {
+            long due = extensionDueAt(i);
+            if (due - earliest < 0) {
+                earliest = due;
+            }
+        }
+        return earliest;
+    }
+
+    /** The lease to extend lock {@code index} with at {@code now}, so that it ends when it is owed until (ms, ≥ 1). */
+    final synchronized long owedMillis(int index, long now) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(owedUntil[index] - now));
+    }
+
+    /** The fixed lease owed to locks handed to this call, in milliseconds; 0 if none. */
+    final synchronized long owedLeaseMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(owedLeaseNanos);
     }
 
     /**

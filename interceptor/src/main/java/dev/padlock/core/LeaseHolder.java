@@ -11,7 +11,10 @@ import org.redisson.api.RedissonClient;
  */
 interface LeaseHolder {
 
-    /** Whether the call's locks were taken with a fixed lease (nothing to renew; only the deadlines are watched). */
+    /**
+     * Whether the call's locks were taken with a fixed lease: not renewed, only their deadlines watched, except that a
+     * lock handed to the call is extended to the lease owed to it (see {@link HandOff#adopted}).
+     */
     boolean hasFixedLease();
 
     /**

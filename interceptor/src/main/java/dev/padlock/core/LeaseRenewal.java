@@ -198,7 +198,8 @@ final class LeaseRenewal {
                 continue;
             }
             reportOverdue(call, holder, now);
-            if (!holder.hasFixedLease() && renewalDue(call, now)) {
+            boolean fixed = holder.hasFixedLease();
+            if (fixed ? extensionDue(call, now) : renewalDue(call, now)) {
                 if (redisson == null) {
                     redisson = usableClient();
                     if (redisson == null) {
@@ -207,7 +208,11 @@ final class LeaseRenewal {
                         return Long.MAX_VALUE;
                     }
                 }
-                renew(call, holder, redisson, leaseMillis(), now);
+                if (fixed) {
+                    extendOwed(call, holder, redisson, now);
+                } else {
+                    renew(call, holder, redisson, leaseMillis(), now);
+                }
             }
             // at least a millisecond ahead: a lock whose deadline passed unreported must not make the chain spin
             long attention = Math.max(nextAttention(call, holder, now) - now, 1_000_000) + now;
@@ -260,10 +265,13 @@ final class LeaseRenewal {
     /** When the call next needs attention: its earliest deadline, or its next renewal (watchdog mode). */
     private long nextAttention(LockedCall call, LeaseHolder holder, long now) {
         long deadline = call.earliestDeadline();
-        if (holder.hasFixedLease() || deadline == Long.MAX_VALUE) {
+        if (deadline == Long.MAX_VALUE) {
             return deadline;
         }
-        long renewal = renewalDueAt(call, periodNanos());
+        long renewal = holder.hasFixedLease() ? call.earliestExtensionDue() : renewalDueAt(call, periodNanos());
+        if (renewal == Long.MAX_VALUE) {
+            return deadline;
+        }
         if (call.nextRenewalNanos != 0 && call.nextRenewalNanos - renewal > 0) {
             renewal = call.nextRenewalNanos;
         }
@@ -283,14 +291,26 @@ final class LeaseRenewal {
     }
 
     /**
-     * Extends lock {@code index} of a call that was just handed it, to a full fixed lease of {@code leaseMillis}
-     * from now (see {@link HandOff#adopted}): sent at once, answered like a renewal. Not retried: a fixed lease is
-     * never renewed, so if this fails the inherited deadline stands and is reported when it passes.
+     * A fixed-lease call owed a lease it was handed with ({@link HandOff}) needs an extension now (and no retry is
+     * pending for later).
      */
-    void extend(LockedCall call, LeaseHolder holder, int index, long leaseMillis) {
-        RedissonClient redisson = usableClient();
-        if (redisson != null) {
-            renewOne(call, holder, redisson, index, leaseMillis, leaseMillis);
+    private static boolean extensionDue(LockedCall call, long now) {
+        return now - call.earliestExtensionDue() >= 0
+                && (call.nextRenewalNanos == 0 || now - call.nextRenewalNanos >= 0);
+    }
+
+    /**
+     * Extends the locks handed to a fixed-lease call whose extension is due, owner-checked, to the end of the lease
+     * owed to this holder; retried like a renewal while none is confirmed. Its deadline moves when Redis confirms.
+     */
+    private static void extendOwed(LockedCall call, LeaseHolder holder, RedissonClient redisson, long now) {
+        long retryMillis = Math.max(1, call.owedLeaseMillis() / 10);
+        call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
+        int count = call.takenCount();
+        for (int i = 0; i < count; i++) {
+            if (!call.isLost(i) && !call.sharesHold(i) && now - call.extensionDueAt(i) >= 0) {
+                renewOne(call, holder, redisson, i, call.owedMillis(i, now), retryMillis);
+            }
         }
     }
 

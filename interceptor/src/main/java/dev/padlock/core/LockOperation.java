@@ -61,7 +61,7 @@ public abstract class LockOperation {
         this.callers = services.callers();
         this.releaser = services.releaser();
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
-        HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal(), leases);
+        HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal());
         this.acquirer = new Acquirer(plan, leaseMillis, fenced, endsOnReturn, turns, services, leases);
         this.calls = new CallFactory(plan, method, kind, fenced, turns, handOff, services, acquirer);
     }
