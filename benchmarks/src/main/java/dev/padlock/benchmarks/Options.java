@@ -25,6 +25,7 @@ record Options(
         double maxForeignCores,
         boolean rawAgainstRaw,
         boolean metrics,
+        boolean twoJvms,
         boolean quick) {
 
     static final String USAGE = String.join(
@@ -45,6 +46,8 @@ record Options(
             "  --max-foreign 0.15      re-run a pair of passes when other processes used more than this many cores",
             "  --raw-against-raw       the control: raw Redisson in both columns (the ratio must come out ~1)",
             "  --metrics               Padlock's Micrometer meters on (a SimpleMeterRegistry bean), as in production",
+            "  --two-jvms              also two child JVMs on one key at once, per type, lease and threads (per JVM):",
+            "                          aggregate throughput, each JVM's share of the acquisitions (issue #17)",
             "  --help");
 
     static Options parse(String... args) {
@@ -63,6 +66,7 @@ record Options(
         double maxForeignCores = 0.15;
         boolean rawAgainstRaw = false;
         boolean metrics = false;
+        boolean twoJvms = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -82,6 +86,9 @@ record Options(
                     break;
                 case "--metrics":
                     metrics = true;
+                    break;
+                case "--two-jvms":
+                    twoJvms = true;
                     break;
                 case "--max-foreign":
                     maxForeignCores = Double.parseDouble(value(args, ++i, arg));
@@ -147,6 +154,7 @@ record Options(
                 maxForeignCores,
                 rawAgainstRaw,
                 metrics,
+                twoJvms,
                 quick);
     }
 
