@@ -151,17 +151,15 @@ final class ChildJvm implements AutoCloseable {
                 .append(what);
         try {
             List<String> lines = Files.readAllLines(stderr, StandardCharsets.UTF_8);
-            message.append("; its stderr");
-            if (lines.size() > STDERR_LINES_SHOWN) {
-                message.append(" (last ")
-                        .append(STDERR_LINES_SHOWN)
-                        .append(" of ")
-                        .append(lines.size())
-                        .append(" lines)");
-            }
-            message.append(":\n");
-            for (String l : lines.subList(Math.max(0, lines.size() - STDERR_LINES_SHOWN), lines.size())) {
-                message.append("  ").append(l).append('\n');
+            message.append("; its stderr:\n");
+            // The first lines name the error, the last ones what the child was doing when it ended.
+            int shown = Math.min(lines.size(), STDERR_LINES_SHOWN);
+            for (int i = 0; i < lines.size(); i++) {
+                if (i == shown / 2 && lines.size() > shown) {
+                    message.append("  [... ").append(lines.size() - shown).append(" lines ...]\n");
+                    i = lines.size() - shown / 2;
+                }
+                message.append("  ").append(lines.get(i)).append('\n');
             }
         } catch (IOException e) {
             message.append("; its stderr could not be read: ").append(e.getMessage());

@@ -116,7 +116,7 @@ public final class SideBySide {
      */
     static RowResult run(Row row, RedisServer redis, Options options) throws InterruptedException {
         redis.flushAll();
-        try (Application app = Application.start(redis, options.metrics())) {
+        try (Application app = Application.start(redis, options.metrics(), options.padlockConfig())) {
             // --raw-against-raw: the control, both columns raw; the harness must then report ~1.000 everywhere.
             Call padlock =
                     options.rawAgainstRaw() ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);

@@ -9,6 +9,8 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +34,8 @@ import org.HdrHistogram.Histogram;
  * whatever the order in which the parent's commands reach them. Anything else printed goes to stderr, which the
  * parent keeps to show when this JVM fails.
  *
- * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics.
+ * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, then any
+ * {@code padlock.key=value} of {@code --padlock-config}.
  */
 public final class TwoJvmWorker {
 
@@ -55,9 +58,9 @@ public final class TwoJvmWorker {
     }
 
     private static void serve(String[] args, PrintStream protocol) throws Exception {
-        if (args.length != 6) {
+        if (args.length < 6) {
             throw new IllegalArgumentException("usage: TwoJvmWorker <redis uri> <lock type> <lease> <threads>"
-                    + " <raw-against-raw> <metrics>; started by benchmarks/run --two-jvms");
+                    + " <raw-against-raw> <metrics> [padlock.key=value ...]; started by benchmarks/run --two-jvms");
         }
         Row row = new Row(
                 LockType.valueOf(args[1]),
@@ -66,8 +69,14 @@ public final class TwoJvmWorker {
                 Integer.parseInt(args[3]));
         boolean rawAgainstRaw = Boolean.parseBoolean(args[4]);
         boolean metrics = Boolean.parseBoolean(args[5]);
+        Map<String, String> padlockConfig = new HashMap<>();
+        for (int i = 6; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            padlockConfig.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (Application app = Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics)) {
+        try (Application app =
+                Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
             Call padlock = rawAgainstRaw ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
             Section padlockSection = new Section(row);

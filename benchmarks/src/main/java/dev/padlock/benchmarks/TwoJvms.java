@@ -1,5 +1,6 @@
 package dev.padlock.benchmarks;
 
+import dev.padlock.LockType;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisServer;
 import java.io.IOException;
@@ -31,13 +32,14 @@ final class TwoJvms {
 
     private TwoJvms() {}
 
-    /** The rows: one key, per lock type, lease and thread count (threads per JVM). */
+    /** The rows: one key, per lock type, lease and thread count (threads per JVM), whatever {@code --keys} says. */
     static List<Row> rows(Options options) {
         List<Row> rows = new ArrayList<>();
-        for (Row row : options.rows()) {
-            Row oneKey = new Row(row.type(), row.lease(), Row.Contention.ONE_KEY, row.threads());
-            if (!rows.contains(oneKey)) {
-                rows.add(oneKey);
+        for (LockType type : options.types()) {
+            for (Row.Lease lease : options.leases()) {
+                for (int threads : options.threads()) {
+                    rows.add(new Row(type, lease, Row.Contention.ONE_KEY, threads));
+                }
             }
         }
         return rows;
@@ -45,13 +47,14 @@ final class TwoJvms {
 
     static TwoJvmResult run(Row row, RedisServer redis, Options options) throws IOException, InterruptedException {
         redis.flushAll();
-        List<String> args = List.of(
+        List<String> args = new ArrayList<>(List.of(
                 redis.uri(),
                 row.type().name(),
                 row.lease().name(),
                 String.valueOf(row.threads()),
                 String.valueOf(options.rawAgainstRaw()),
-                String.valueOf(options.metrics()));
+                String.valueOf(options.metrics())));
+        options.padlockConfig().forEach((key, value) -> args.add(key + "=" + value));
         String main = TwoJvmWorker.class.getName();
         try (ChildJvm first = ChildJvm.start("JVM 1", main, args);
                 ChildJvm second = ChildJvm.start("JVM 2", main, args)) {
