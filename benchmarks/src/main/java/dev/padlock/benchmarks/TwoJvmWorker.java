@@ -5,13 +5,16 @@ import dev.padlock.core.client.RedisConnectionSettings;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -27,7 +30,7 @@ import org.HdrHistogram.Histogram;
  *   → ready
  *   ← run padlock|raw &lt;start, epoch µs&gt; &lt;length ms&gt;
  *   → result ... (see {@link JvmWindow}) or failed &lt;reason&gt;
- *   ← quit (or the end of stdin: the parent is gone, and so is the reason to run)
+ *   ← quit (or the end of stdin: the parent is gone, and this JVM halts at once)
  * </pre>
  *
  * <p>The start is a wall-clock time both JVMs read from the same host clock, so their windows begin together
@@ -74,7 +77,7 @@ public final class TwoJvmWorker {
             int eq = args[i].indexOf('=');
             padlockConfig.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
-        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BlockingQueue<String> commands = commandsFromParent();
         try (Application app =
                 Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
             Call padlock = rawAgainstRaw ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
@@ -83,7 +86,7 @@ public final class TwoJvmWorker {
             Section rawSection = new Section(row);
             protocol.println("ready");
             String line;
-            while ((line = commands.readLine()) != null && !line.equals("quit")) {
+            while (!(line = commands.take()).equals("quit")) {
                 String[] f = line.split(" ");
                 if (f.length != 4 || !f[0].equals("run") || !(f[1].equals("padlock") || f[1].equals("raw"))) {
                     protocol.println("failed unknown command: " + line);
@@ -101,6 +104,36 @@ public final class TwoJvmWorker {
                 }
             }
         }
+    }
+
+    /**
+     * The parent's commands, read on a thread of their own so that the end of stdin is seen at once, even in the
+     * middle of a window: the parent is gone (killed outright, no shutdown hook ran), and with it, as likely as not,
+     * the Redis it started, on which this JVM's calls would now wait out their 30 s.
+     */
+    private static BlockingQueue<String> commandsFromParent() {
+        BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        BufferedReader in =
+                                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                        for (String line; (line = in.readLine()) != null; ) {
+                            commands.add(line);
+                            if (line.equals("quit")) {
+                                return;
+                            }
+                        }
+                    } catch (IOException e) {
+                        // as good as the end of stdin
+                    }
+                    System.err.println("stdin closed without quit: the parent is gone; exiting");
+                    Runtime.getRuntime().halt(3);
+                },
+                "parent-commands");
+        reader.setDaemon(true);
+        reader.start();
+        return commands;
     }
 
     /** One measured window on fresh platform threads, as {@link Pass} runs one, without the counters of the host. */
