@@ -34,8 +34,12 @@ final class Application implements AutoCloseable {
         this.rawClient = rawClient;
     }
 
-    static Application start(RedisServer redis, boolean metrics) {
-        return start(redis, RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics);
+    /**
+     * @param padlockConfig more Padlock properties ({@code --padlock-config}), over the suite's own; e.g.
+     *     {@code padlock.hand-off-limit=0} to see the one-key rows without local hand-off
+     */
+    static Application start(RedisServer redis, boolean metrics, Map<String, String> padlockConfig) {
+        return start(redis.uri(), RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig);
     }
 
     /**
@@ -45,9 +49,15 @@ final class Application implements AutoCloseable {
      *     call (see {@link Meters})
      */
     static Application start(RedisServer redis, Duration watchdog, boolean metrics) {
+        return start(redis.uri(), watchdog, metrics, Map.of());
+    }
+
+    /** Both clients on the Redis at {@code uri}: a child JVM of the two-JVM rows has only the address. */
+    static Application start(String uri, Duration watchdog, boolean metrics, Map<String, String> padlockConfig) {
         Map<String, String> properties = new HashMap<>();
-        properties.put("padlock.redis.address", redis.uri());
+        properties.put("padlock.redis.address", uri);
         properties.put("padlock.watchdog-timeout", watchdog.toMillis() + "ms");
+        properties.putAll(padlockConfig);
         Config config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(properties, "benchmark", 500))
                 .build();
@@ -63,7 +73,7 @@ final class Application implements AutoCloseable {
                 weld.addBeanClasses(Meters.class);
             }
             container = weld.initialize();
-            raw = Redisson.create(rawConfig(redis, watchdog));
+            raw = Redisson.create(rawConfig(uri, watchdog));
             container.select(RawCalls.class).get().use(raw);
             return new Application(container, config, raw);
         } catch (RuntimeException e) {
@@ -79,9 +89,9 @@ final class Application implements AutoCloseable {
     }
 
     /** What Padlock's own client gets from {@code padlock.redis.address}: Redisson's defaults otherwise. */
-    private static org.redisson.config.Config rawConfig(RedisServer redis, Duration watchdog) {
+    private static org.redisson.config.Config rawConfig(String uri, Duration watchdog) {
         org.redisson.config.Config config = new org.redisson.config.Config();
-        config.useSingleServer().setAddress(redis.uri());
+        config.useSingleServer().setAddress(uri);
         config.setLockWatchdogTimeout(watchdog.toMillis());
         return config;
     }

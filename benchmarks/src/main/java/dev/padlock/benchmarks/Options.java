@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What to run, from the command line. The defaults are the full suite (about 20 minutes on 2 cores);
@@ -25,6 +27,8 @@ record Options(
         double maxForeignCores,
         boolean rawAgainstRaw,
         boolean metrics,
+        boolean twoJvms,
+        Map<String, String> padlockConfig,
         boolean quick) {
 
     static final String USAGE = String.join(
@@ -33,7 +37,7 @@ record Options(
             "  --quick                 threads 1,8; 4 passes of 1s; short JMH run (a few minutes in all)",
             "  --types reentrant,fair,read",
             "  --leases watchdog,fixed",
-            "  --keys own,one",
+            "  --keys own,one          (none: no single-JVM lock rows, e.g. with --two-jvms)",
             "  --threads 1,8,32",
             "  --passes 8              measured passes per side, alternating Padlock and raw",
             "  --seconds 1.5           length of one pass",
@@ -45,6 +49,10 @@ record Options(
             "  --max-foreign 0.15      re-run a pair of passes when other processes used more than this many cores",
             "  --raw-against-raw       the control: raw Redisson in both columns (the ratio must come out ~1)",
             "  --metrics               Padlock's Micrometer meters on (a SimpleMeterRegistry bean), as in production",
+            "  --two-jvms              also two child JVMs on one key at once, per type, lease and threads (per JVM):",
+            "                          aggregate throughput, each JVM's share of the acquisitions (issue #17)",
+            "  --padlock-config k=v    a Padlock property for the lock rows' applications, repeatable; e.g.",
+            "                          padlock.hand-off-limit=0 shows the one-key rows without local hand-off",
             "  --help");
 
     static Options parse(String... args) {
@@ -63,6 +71,8 @@ record Options(
         double maxForeignCores = 0.15;
         boolean rawAgainstRaw = false;
         boolean metrics = false;
+        boolean twoJvms = false;
+        Map<String, String> padlockConfig = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -82,6 +92,18 @@ record Options(
                     break;
                 case "--metrics":
                     metrics = true;
+                    break;
+                case "--two-jvms":
+                    twoJvms = true;
+                    break;
+                case "--padlock-config":
+                    String property = value(args, ++i, arg);
+                    int eq = property.indexOf('=');
+                    if (!property.startsWith("padlock.") || eq < 0) {
+                        throw new IllegalArgumentException(
+                                "--padlock-config takes padlock.<key>=<value>, got " + property + "\n" + USAGE);
+                    }
+                    padlockConfig.put(property.substring(0, eq), property.substring(eq + 1));
                     break;
                 case "--max-foreign":
                     maxForeignCores = Double.parseDouble(value(args, ++i, arg));
@@ -104,8 +126,15 @@ record Options(
                 case "--keys":
                     contentions = new ArrayList<>();
                     for (String k : value(args, ++i, arg).split(",")) {
-                        contentions.add(
-                                k.trim().equalsIgnoreCase("own") ? Row.Contention.OWN_KEYS : Row.Contention.ONE_KEY);
+                        String keys = k.trim().toLowerCase(Locale.ROOT);
+                        if (keys.equals("own")) {
+                            contentions.add(Row.Contention.OWN_KEYS);
+                        } else if (keys.equals("one")) {
+                            contentions.add(Row.Contention.ONE_KEY);
+                        } else if (!keys.equals("none")) {
+                            throw new IllegalArgumentException(
+                                    "--keys takes own, one or none, got " + k + "\n" + USAGE);
+                        }
                     }
                     break;
                 case "--threads":
@@ -147,6 +176,8 @@ record Options(
                 maxForeignCores,
                 rawAgainstRaw,
                 metrics,
+                twoJvms,
+                Map.copyOf(padlockConfig),
                 quick);
     }
 
@@ -175,11 +206,12 @@ record Options(
     String describe() {
         return String.format(
                 "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
-                        + " side; threads %s; Padlock's Micrometer meters %s",
+                        + " side; threads %s; Padlock's Micrometer meters %s%s",
                 passes,
                 pass.toMillis() / 1000.0,
                 warmup.toMillis() / 1000.0,
                 threads,
-                metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)");
+                metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)",
+                padlockConfig.isEmpty() ? "" : "; Padlock configured with " + new TreeMap<>(padlockConfig));
     }
 }

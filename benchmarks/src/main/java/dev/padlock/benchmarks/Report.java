@@ -15,6 +15,7 @@ final class Report {
             String command,
             Options options,
             List<RowResult> rows,
+            List<TwoJvmResult> twoJvms,
             List<KeyRendering.Line> keys,
             RenewalStorm.Result storm) {
         StringBuilder md = new StringBuilder();
@@ -72,6 +73,7 @@ final class Report {
                 + " window, script-internal calls included, keep-alive PINGs left out. The goal (Padlock/raw ≥ 0.97, at"
                 + " most +5 µs JVM CPU per call, no more commands than raw) applies to the own-keys rows.\n");
         appendCommandMix(md, rows);
+        appendTwoJvms(md, twoJvms);
         if (storm != null) {
             md.append(String.format(
                     Locale.ROOT,
@@ -154,6 +156,63 @@ final class Report {
                     "\nCommands per call, Padlock / raw (last pass; 1-thread own-key rows, and rows that differ):\n\n");
             md.append("| row | commands |\n|---|---|\n").append(lines);
         }
+    }
+
+    /** The two-JVM one-key rows of issue #17, when {@code --two-jvms} asked for them. */
+    private static void appendTwoJvms(StringBuilder md, List<TwoJvmResult> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\nTwo JVMs on one key (`--two-jvms`): both run the same load at once, on the same Redis.\n\n");
+        md.append("| lock | lease (raw call) | threads per JVM | Padlock ops/s | raw ops/s | **Padlock/raw** (passes)"
+                + " | p50 µs Padlock / raw | p99 µs Padlock / raw | Redis cmds/op Padlock / raw"
+                + " | smaller JVM's share Padlock: overall (lowest pass) | raw: overall (lowest pass) | goal |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (TwoJvmResult r : rows) {
+            Row row = r.row();
+            List<String> misses = r.goalMisses();
+            double[] range = r.throughputRatioRange();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s (%s) | %d | %,.0f | %,.0f | **%.2f** (%.2f–%.2f) | %s / %s | %s / %s | %.2f / %.2f"
+                            + " | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %s |\n",
+                    row.type().name().toLowerCase(Locale.ROOT),
+                    row.lease().label,
+                    row.lease().rawCall,
+                    row.threads(),
+                    TwoJvmResult.median(r.padlock(), TwoJvmSample::opsPerSecond),
+                    TwoJvmResult.median(r.raw(), TwoJvmSample::opsPerSecond),
+                    r.throughputRatio(),
+                    range[0],
+                    range[1],
+                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p50Micros)),
+                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p50Micros)),
+                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p99Micros)),
+                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p99Micros)),
+                    TwoJvmResult.median(r.padlock(), TwoJvmSample::commandsPerOp),
+                    TwoJvmResult.median(r.raw(), TwoJvmSample::commandsPerOp),
+                    TwoJvmResult.overallSmallerShare(r.padlock()) * 100,
+                    TwoJvmResult.minSmallerShare(r.padlock()) * 100,
+                    TwoJvmResult.overallSmallerShare(r.raw()) * 100,
+                    TwoJvmResult.minSmallerShare(r.raw()) * 100,
+                    misses.isEmpty() ? "✓" : "✗ " + String.join("; ", misses)));
+        }
+        md.append(
+                "\nEach row starts two child JVMs from the suite's jar (same heap and collector flags as this one), each"
+                        + " with the CDI application of the one-key rows (Padlock's client and a raw Redisson client) and the"
+                        + " given number of threads calling the one key; both JVMs stay up for all passes of the row. For every"
+                        + " pass both JVMs run the same side over a common window (a wall-clock start time sent to both over"
+                        + " stdin), Padlock and raw alternating as in the table above, after one warm-up window per side."
+                        + " Throughput is the sum of both JVMs' calls per second of their windows; Padlock/raw the median of"
+                        + " pass-by-pass ratios (in brackets the lowest and highest); p50/p99 from the latencies of every call of"
+                        + " both JVMs merged (HdrHistogram), medians over passes; Redis commands are `INFO commandstats` deltas"
+                        + " around the window, read while both JVMs were idle, keep-alive PINGs left out, divided by the calls of"
+                        + " both. The share is the smaller JVM's part of the side's acquisitions (calls) over all passes, and in"
+                        + " brackets its lowest in a single pass; 50 % is an even split. Goal (issue #17): Padlock/raw ≥ "
+                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_THROUGHPUT_RATIO)
+                        + "× and the smaller JVM's share of Padlock's acquisitions ≥ "
+                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_SMALLER_SHARE * 100)
+                        + " % over the run. Overlapping holders are counted within each JVM only.\n");
     }
 
     private static String micros(double value) {

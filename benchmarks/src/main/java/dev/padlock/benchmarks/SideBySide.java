@@ -42,6 +42,7 @@ public final class SideBySide {
         String command = System.getProperty("padlock.benchmarks.command", "benchmarks/run " + String.join(" ", args));
         List<Row> rows = options.rows();
         List<RowResult> results = new ArrayList<>();
+        List<TwoJvmResult> twoJvmResults = new ArrayList<>();
         String machine;
         RenewalStorm.Result storm = null;
         long started = System.nanoTime();
@@ -77,13 +78,33 @@ public final class SideBySide {
                         result.rerun(),
                         (System.nanoTime() - started) / 1e9);
             }
+            if (options.twoJvms()) {
+                List<Row> twoJvmRows = TwoJvms.rows(options);
+                for (int i = 0; i < twoJvmRows.size(); i++) {
+                    Row row = twoJvmRows.get(i);
+                    TwoJvmResult result = TwoJvms.run(row, redis, options);
+                    twoJvmResults.add(result);
+                    System.err.printf(
+                            "[two JVMs %d/%d] %s per JVM: Padlock/raw %.3f, smaller JVM's share Padlock %.0f %% / raw"
+                                    + " %.0f %%, commands/op %.2f / %.2f (%.0f s so far)%n",
+                            i + 1,
+                            twoJvmRows.size(),
+                            row.describe(),
+                            result.throughputRatio(),
+                            TwoJvmResult.overallSmallerShare(result.padlock()) * 100,
+                            TwoJvmResult.overallSmallerShare(result.raw()) * 100,
+                            TwoJvmResult.median(result.padlock(), TwoJvmSample::commandsPerOp),
+                            TwoJvmResult.median(result.raw(), TwoJvmSample::commandsPerOp),
+                            (System.nanoTime() - started) / 1e9);
+                }
+            }
         }
         List<KeyRendering.Line> keys = List.of();
         if (options.rendering()) {
             System.err.println("key-template rendering (JMH)...");
             keys = KeyRendering.run(options.quick());
         }
-        System.out.print(Report.markdown(machine, command, options, results, keys, storm));
+        System.out.print(Report.markdown(machine, command, options, results, twoJvmResults, keys, storm));
         System.err.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
 
@@ -95,7 +116,7 @@ public final class SideBySide {
      */
     static RowResult run(Row row, RedisServer redis, Options options) throws InterruptedException {
         redis.flushAll();
-        try (Application app = Application.start(redis, options.metrics())) {
+        try (Application app = Application.start(redis, options.metrics(), options.padlockConfig())) {
             // --raw-against-raw: the control, both columns raw; the harness must then report ~1.000 everywhere.
             Call padlock =
                     options.rawAgainstRaw() ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);

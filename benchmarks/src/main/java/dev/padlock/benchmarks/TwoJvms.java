@@ -1,0 +1,112 @@
+package dev.padlock.benchmarks;
+
+import dev.padlock.LockType;
+import dev.padlock.testing.CommandStats;
+import dev.padlock.testing.RedisServer;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two-JVM one-key rows ({@code --two-jvms}, issue #17): two child JVMs ({@link TwoJvmWorker}) run the same
+ * one-key load at once on the suite's Redis, so that Padlock's local hand-off of a hot key has to share it with
+ * another process, as in a deployment of two instances. Each child hosts both sides, like a one-key row of the
+ * suite, and stays up for all passes of the row; the parent makes both measure the same side over the same
+ * window, alternating sides as {@link SideBySide#run} does, and reads Redis's command counters around it.
+ */
+final class TwoJvms {
+
+    /** Time for the start command to reach both children before the common start. */
+    private static final Duration START_MARGIN = Duration.ofMillis(200);
+
+    /** A child boots Weld and two Redisson clients; on a busy 2-core machine that can take a while. */
+    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+
+    /** Beyond the window, calls in flight may each wait up to their 30 s wait time. */
+    private static final Duration ANSWER_SLACK = Duration.ofSeconds(90);
+
+    /** A child that got to the common start later than this measured partly alone: said on stderr. */
+    private static final long LATE_WARNING_MICROS = 20_000;
+
+    private TwoJvms() {}
+
+    /** The rows: one key, per lock type, lease and thread count (threads per JVM), whatever {@code --keys} says. */
+    static List<Row> rows(Options options) {
+        List<Row> rows = new ArrayList<>();
+        for (LockType type : options.types()) {
+            for (Row.Lease lease : options.leases()) {
+                for (int threads : options.threads()) {
+                    rows.add(new Row(type, lease, Row.Contention.ONE_KEY, threads));
+                }
+            }
+        }
+        return rows;
+    }
+
+    static TwoJvmResult run(Row row, RedisServer redis, Options options) throws IOException, InterruptedException {
+        redis.flushAll();
+        List<String> args = new ArrayList<>(List.of(
+                redis.uri(),
+                row.type().name(),
+                row.lease().name(),
+                String.valueOf(row.threads()),
+                String.valueOf(options.rawAgainstRaw()),
+                String.valueOf(options.metrics())));
+        options.padlockConfig().forEach((key, value) -> args.add(key + "=" + value));
+        String main = TwoJvmWorker.class.getName();
+        try (ChildJvm first = ChildJvm.start("JVM 1", main, args);
+                ChildJvm second = ChildJvm.start("JVM 2", main, args)) {
+            List<ChildJvm> jvms = List.of(first, second);
+            for (ChildJvm jvm : jvms) {
+                String ready = jvm.answer(BOOT_TIMEOUT);
+                if (!ready.equals("ready")) {
+                    throw new IllegalStateException(jvm.name() + " answered \"" + ready + "\" instead of ready");
+                }
+            }
+            window(jvms, "padlock", options.warmup(), redis);
+            window(jvms, "raw", options.warmup(), redis);
+            List<TwoJvmSample> padlock = new ArrayList<>();
+            List<TwoJvmSample> raw = new ArrayList<>();
+            for (int pass = 0; pass < options.passes(); pass++) {
+                if (pass % 2 == 0) {
+                    padlock.add(window(jvms, "padlock", options.pass(), redis));
+                    raw.add(window(jvms, "raw", options.pass(), redis));
+                } else {
+                    raw.add(window(jvms, "raw", options.pass(), redis));
+                    padlock.add(window(jvms, "padlock", options.pass(), redis));
+                }
+            }
+            return new TwoJvmResult(row, padlock, raw);
+        }
+    }
+
+    /**
+     * Both children measure {@code side} from a common wall-clock start for {@code length}; Redis's counters are read
+     * while both are idle, before the command and after both answers, so the window holds their calls and nothing
+     * else of theirs.
+     */
+    private static TwoJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
+            throws InterruptedException {
+        CommandStats before = redis.commandStats();
+        Instant start = Instant.now().plus(START_MARGIN);
+        long startMicros = start.getEpochSecond() * 1_000_000 + start.getNano() / 1_000;
+        for (ChildJvm jvm : jvms) {
+            jvm.send("run " + side + " " + startMicros + " " + length.toMillis());
+        }
+        Duration timeout = START_MARGIN.plus(length).plus(ANSWER_SLACK);
+        List<JvmWindow> windows = new ArrayList<>();
+        for (ChildJvm jvm : jvms) {
+            JvmWindow w = JvmWindow.decode(jvm.answer(timeout));
+            if (w.lateMicros() > LATE_WARNING_MICROS) {
+                System.err.printf(
+                        "  %s started its %s window %.1f ms after the other could have%n",
+                        jvm.name(), side, w.lateMicros() / 1e3);
+            }
+            windows.add(w);
+        }
+        CommandStats after = redis.commandStats();
+        return new TwoJvmSample(windows, after.minus(before));
+    }
+}
