@@ -1,0 +1,163 @@
+package dev.padlock.docs;
+
+import io.quarkus.runtime.annotations.ConfigDocDefault;
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The documentation of every {@code padlock.*} key, the same on every runtime: the Quarkus extension processor turns
+ * this Javadoc into a configuration model, and the Quarkus config-doc plugin renders it into
+ * {@code docs/configuration.md}. Padlock itself reads its keys through MicroProfile Config ({@code ConfigKeys},
+ * {@code ConfigView}), on Weld, Payara and Quarkus alike, with one parser and one set of messages.
+ *
+ * <p>Why this is not a config root of the Quarkus extension, where the Dev UI would show these descriptions: a
+ * run-time root with prefix {@code padlock} makes Quarkus validate the whole namespace. Keys Padlock accepts (the
+ * unquoted {@code padlock.locks.a.b.type} of lock {@code a.b}) and keys it ignores (the test harness's
+ * {@code padlock.test.redis}) then stop the application with {@code SRCFG00050 ... does not map to any root}, and,
+ * with that check switched off, still earn an "Unrecognized configuration key ... will be ignored" warning
+ * ({@code ConfigMappingSideEffectsTest} in quarkus-deployment saw both). So this interface lives in a module no
+ * application depends on. Members are {@code String}s without {@code @WithDefault}, as Padlock's own parser takes
+ * the values; defaults are documented with {@code @ConfigDocDefault}.
+ */
+@ConfigMapping(prefix = "padlock")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface PadlockConfigReference {
+
+    /** How to reach Redis (or Valkey). */
+    Redis redis();
+
+    /**
+     * Prepended to every lock name to form its Redis key ({@code <key-prefix><name>[:<rendered key>]}). May not
+     * contain <code>{</code> or <code>}</code>, which would act as a Redis Cluster hash tag.
+     */
+    @ConfigDocDefault("padlock:")
+    Optional<String> keyPrefix();
+
+    /**
+     * How long a caller waits for a lock when neither the lock's own keys nor its annotation say: {@code 0} (try
+     * once), {@code 250ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d}, or ISO-8601 such as {@code PT5S}; at
+     * most {@code 3650d}.
+     */
+    @ConfigDocDefault("5s")
+    Optional<String> waitTime();
+
+    /**
+     * A fixed lease for every lock whose annotation and per-lock keys set none, same syntax as {@code wait-time},
+     * from {@code 1ms} to {@code 3650d}; or {@code watchdog}: the lock is renewed while its method runs.
+     */
+    @ConfigDocDefault("watchdog")
+    Optional<String> leaseTime();
+
+    /**
+     * The lease of locks without a fixed lease, {@code 1s} to {@code 3650d}: Padlock renews it every third of this
+     * while the method runs, and it lapses this long after a crash. When set, it wins over a Redisson config file's
+     * {@code lockWatchdogTimeout}. Does not apply when the application provides its own {@code RedissonClient}.
+     */
+    @ConfigDocDefault("the config file's lockWatchdogTimeout when there is a file, else 30s")
+    Optional<String> watchdogTimeout();
+
+    /**
+     * What a call does when its lock was lost while its method ran: {@code warn} (a {@code LockLost} event, one
+     * WARN line and a counter) or {@code throw} (the same, then {@code LockLostException} after the method, or
+     * suppressed into the method's own exception).
+     */
+    @ConfigDocDefault("warn")
+    Optional<String> onLeaseLost();
+
+    /**
+     * Where {@code @Locked} runs among interceptors; lower is outer. The default encloses JTA's
+     * {@code @Transactional} (200); 200 or more puts the lock inside the transaction, which Padlock warns about.
+     * Read at deployment: on Quarkus at build time, since ArC fixes the interceptor order then.
+     */
+    @ConfigDocDefault("100")
+    Optional<String> interceptorPriority();
+
+    /**
+     * Per-lock settings, keyed by lock name (the {@code @Locked} value, or a named lock bean's name). They beat the
+     * annotation, which beats the global keys. Quote a name that contains dots:
+     * {@code padlock.locks."com.acme.Inventory#reserve".type}.
+     */
+    @ConfigDocMapKey("name")
+    Map<String, Lock> locks();
+
+    /** Connection settings. */
+    interface Redis {
+
+        /**
+         * A single server: {@code redis://host:port}, {@code rediss://} for TLS, {@code valkey://} works too. Host
+         * names with {@code _}, such as Docker Compose services, are fine. On Quarkus, when no {@code padlock.redis.*}
+         * key is set, {@code quarkus.redis.hosts} or a Dev Service gives the address.
+         */
+        @ConfigDocDefault("redis://127.0.0.1:6379")
+        Optional<String> address();
+
+        /** The topology: {@code single}, {@code cluster}, {@code sentinel} or {@code replicated}. */
+        @ConfigDocDefault("single")
+        Optional<String> mode();
+
+        /** Comma-separated addresses for cluster, replicated or sentinel mode (the sentinels). */
+        Optional<String> nodes();
+
+        /** Sentinel settings. */
+        Sentinel sentinel();
+
+        /** The user name, with Redis ACLs. */
+        Optional<String> username();
+
+        /** The password. It never appears in a log line, an exception message or the readiness check's data. */
+        Optional<String> password();
+
+        /** The database number; not in cluster mode. */
+        @ConfigDocDefault("0")
+        Optional<String> database();
+
+        /**
+         * A Redisson YAML file (a path, or a class-path resource) for anything the keys above do not cover; it
+         * excludes them. A YAML error is reported by line and column only, never with the file's content, which may
+         * hold the password.
+         */
+        Optional<String> configFile();
+    }
+
+    /** Sentinel settings. */
+    interface Sentinel {
+
+        /** The name of the master the sentinels monitor (sentinel mode). */
+        Optional<String> masterName();
+    }
+
+    /** The settings of one lock. */
+    interface Lock {
+
+        /**
+         * The lock type: {@code reentrant}, {@code fair}, {@code read}, {@code write}, {@code spin} or
+         * {@code fenced}; for named {@code RLock} beans {@code reentrant}, {@code fair}, {@code spin} or
+         * {@code fenced}. Every method and bean using one name must end up with one type.
+         */
+        @ConfigDocDefault("the annotation's")
+        Optional<String> type();
+
+        /** How long a caller waits for this lock, as {@code padlock.wait-time}. */
+        @ConfigDocDefault("the annotation's")
+        Optional<String> waitTime();
+
+        /** This lock's fixed lease, or {@code watchdog}, as {@code padlock.lease-time}. */
+        @ConfigDocDefault("the annotation's")
+        Optional<String> leaseTime();
+
+        /**
+         * {@code throw} ({@code LockNotAcquiredException}) or {@code skip} (an empty result; refused for methods
+         * returning a primitive) when the lock is not acquired.
+         */
+        @ConfigDocDefault("the annotation's")
+        Optional<String> onFailure();
+
+        /** {@code warn} or {@code throw}, as {@code padlock.on-lease-lost}, for this lock. */
+        @ConfigDocDefault("padlock.on-lease-lost")
+        Optional<String> onLeaseLost();
+    }
+}

@@ -1,0 +1,192 @@
+package dev.padlock.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.core.config.ConfigKeys;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps the configuration reference, the README and the keys Padlock reads in step. {@code configuration.md} is
+ * generated: the Quarkus config-doc plugin renders the configuration models of {@link PadlockConfigReference}
+ * ({@code padlock.*}) and of the extension's {@code PadlockBuildTimeConfig} ({@code quarkus.padlock.*}) into
+ * {@code target/quarkus-generated-doc/config}, and this test puts them under one heading each. Three ways to drift,
+ * three failures: the committed file is older than the models; a key Padlock reads ({@link ConfigKeys}) is missing
+ * from the reference, or the reference names one it does not read; the README's key tables (tables whose first
+ * column is headed "key") disagree with the reference.
+ */
+class ConfigReferenceTest {
+
+    /** Set to {@code true} to write {@code docs/configuration.md} instead of comparing it. */
+    static final String UPDATE = "padlock.update-config-doc";
+
+    static final String REGENERATE = "./mvnw -B -pl docs -am test -Dtest=ConfigReferenceTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE + "=true";
+
+    private static final Path REFERENCE = Path.of("configuration.md");
+    private static final Path README = Path.of("..", "README.md");
+    private static final Path GENERATED = Path.of("target", "quarkus-generated-doc", "config");
+    private static final Path PADLOCK_FRAGMENT = GENERATED.resolve("padlock-docs_padlock.md");
+    private static final Path QUARKUS_FRAGMENT = GENERATED.resolve("padlock-quarkus_quarkus.padlock.md");
+
+    /** A property line of the plugin's Markdown: {@code `padlock.x`}, or {@code 🔒 `quarkus.padlock.x`}. */
+    private static final Pattern REFERENCE_KEY =
+            Pattern.compile("^(?:🔒 )?`((?:quarkus\\.)?padlock\\.[^`]+)`$", Pattern.MULTILINE);
+
+    /** A key in the first column of a README table row: {@code | `padlock.x` ...}. */
+    private static final Pattern TABLE_KEY =
+            Pattern.compile("^\\| `((?:quarkus\\.)?padlock\\.[^`]+)`", Pattern.MULTILINE);
+
+    @Test
+    void committedReferenceIsCurrent() throws IOException {
+        String expected = reference();
+        if (Boolean.getBoolean(UPDATE)) {
+            Files.writeString(REFERENCE, expected, StandardCharsets.UTF_8);
+        }
+        String committed = Files.exists(REFERENCE) ? Files.readString(REFERENCE, StandardCharsets.UTF_8) : "";
+        assertThat(committed)
+                .as(
+                        "docs/configuration.md is not what the configuration models generate. Regenerate it with%n  %s%n"
+                                + "and commit it",
+                        REGENERATE)
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void referenceNamesEveryKeyPadlockReadsAndNoOther() throws Exception {
+        Set<String> referenced = new TreeSet<>();
+        for (String key : referenceKeys(Files.readString(REFERENCE, StandardCharsets.UTF_8))) {
+            if (key.startsWith("padlock.")) {
+                referenced.add(key);
+            }
+        }
+        assertThat(referenced)
+                .as("padlock.* keys in docs/configuration.md (from PadlockConfigReference) against ConfigKeys")
+                .containsExactlyInAnyOrderElementsOf(padlockKeys());
+    }
+
+    @Test
+    void readmeTablesNameTheKeysOfTheReference() throws IOException {
+        assertThat(readmeKeys())
+                .as("keys in the README's tables against docs/configuration.md")
+                .containsExactlyInAnyOrderElementsOf(
+                        referenceKeys(Files.readString(REFERENCE, StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void readmeLinksTheReference() throws IOException {
+        String configuration = Files.readString(README, StandardCharsets.UTF_8).split("\n## Configuration\n", 2)[1];
+        assertThat(configuration.split("\n## ", 2)[0])
+                .as("the README's Configuration section links the reference")
+                .contains("(docs/configuration.md)");
+    }
+
+    /** The committed file: a fixed head, then each generated fragment under its heading. */
+    private static String reference() throws IOException {
+        return """
+                <!-- Generated from docs/src/main/java/dev/padlock/docs/PadlockConfigReference.java (padlock.*) and
+                     quarkus-deployment/src/main/java/dev/padlock/quarkus/deployment/PadlockBuildTimeConfig.java
+                     (quarkus.padlock.*) by the Quarkus config-doc plugin. Do not edit: change the Javadoc there, then
+                     run %s -->
+
+                # Padlock configuration reference
+
+                Every key Padlock reads. The README's [Configuration](../README.md#configuration) section explains how
+                they combine; `ConfigReferenceTest` keeps this page, that section's tables and the keys the code reads in
+                step.
+
+                ## `padlock.*`: every runtime
+
+                MicroProfile Config, the same keys on Payara, Weld and Quarkus (`META-INF/microprofile-config.properties`,
+                `application.properties`, system properties, environment variables). Per-lock keys beat the annotation,
+                which beats the global keys, which beat the defaults. `name` is a lock name; quote it when it contains
+                dots (`padlock.locks."com.acme.Inventory#reserve".type`).
+
+                %s
+                ## `quarkus.padlock.*`: Quarkus, build time
+
+                %s"""
+                .formatted(REGENERATE, fragment(PADLOCK_FRAGMENT), fragment(QUARKUS_FRAGMENT));
+    }
+
+    private static String fragment(Path file) throws IOException {
+        assertThat(file)
+                .as("the config-doc plugin's output (it runs in process-classes and reads the target folders of this"
+                        + " module and quarkus-deployment: build with -am)")
+                .exists();
+        return Files.readString(file, StandardCharsets.UTF_8);
+    }
+
+    /** Map keys written as the README writes them: {@code locks."<name>"}, {@code container-env.<NAME>}. */
+    private static Set<String> referenceKeys(String reference) {
+        Set<String> keys = new TreeSet<>();
+        Matcher key = REFERENCE_KEY.matcher(reference);
+        while (key.find()) {
+            keys.add(key.group(1)
+                    .replace("padlock.locks.\"name\".", "padlock.locks.\"<name>\".")
+                    .replaceAll("\\.\"[^\"<]+\"$", ".<NAME>"));
+        }
+        return keys;
+    }
+
+    private static Set<String> readmeKeys() throws IOException {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        Set<String> keys = new TreeSet<>();
+        boolean inKeyTable = false;
+        for (String line : readme.lines().toList()) {
+            // only tables whose first column is headed "key" (other tables name meters, members, ...)
+            if (!line.startsWith("|")) {
+                inKeyTable = false;
+                continue;
+            }
+            if (line.startsWith("| key")) {
+                inKeyTable = true;
+                continue;
+            }
+            Matcher key = TABLE_KEY.matcher(line);
+            if (!inKeyTable || !key.find()) {
+                continue;
+            }
+            String first = line.split("\\|")[1];
+            // a row may name several keys, e.g. `padlock.redis.username` / `padlock.redis.password`, or per-lock
+            // properties after the first one: `padlock.locks."<name>".wait-time` / `lease-time` / `on-failure`
+            String base = key.group(1).substring(0, key.group(1).lastIndexOf('.') + 1);
+            Matcher each = Pattern.compile("`([^`]+)`").matcher(first);
+            while (each.find()) {
+                String name = each.group(1);
+                keys.add(name.contains(".") ? name : base + name);
+            }
+        }
+        return keys;
+    }
+
+    private static Set<String> padlockKeys() throws IllegalAccessException {
+        Set<String> keys = new TreeSet<>();
+        for (Field field : ConfigKeys.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers())
+                    && field.get(null) instanceof String value
+                    && value.startsWith("padlock.")) {
+                keys.add(value);
+            }
+        }
+        for (String property : List.of(
+                ConfigKeys.TYPE,
+                ConfigKeys.LOCK_WAIT_TIME,
+                ConfigKeys.LOCK_LEASE_TIME,
+                ConfigKeys.ON_FAILURE,
+                ConfigKeys.LOCK_ON_LEASE_LOST)) {
+            keys.add(ConfigKeys.perLock("<name>", property));
+        }
+        return keys;
+    }
+}
