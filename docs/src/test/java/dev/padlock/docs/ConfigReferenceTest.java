@@ -53,13 +53,24 @@ class ConfigReferenceTest {
         if (Boolean.getBoolean(UPDATE)) {
             Files.writeString(REFERENCE, expected, StandardCharsets.UTF_8);
         }
-        String committed = Files.exists(REFERENCE) ? Files.readString(REFERENCE, StandardCharsets.UTF_8) : "";
-        assertThat(committed)
+        List<String> committed =
+                Files.exists(REFERENCE) ? Files.readAllLines(REFERENCE, StandardCharsets.UTF_8) : List.of();
+        List<String> generated = expected.lines().toList();
+        int line = 0;
+        while (line < committed.size()
+                && line < generated.size()
+                && committed.get(line).equals(generated.get(line))) {
+            line++;
+        }
+        assertThat(line == committed.size() && line == generated.size())
                 .as(
-                        "docs/configuration.md is not what the configuration models generate. Regenerate it with%n  %s%n"
-                                + "and commit it",
+                        "docs/configuration.md is not what the configuration models generate (first difference at line"
+                                + " %d: committed %s, generated %s). Regenerate it with%n  %s%nand commit it",
+                        line + 1,
+                        line < committed.size() ? "'" + committed.get(line) + "'" : "nothing",
+                        line < generated.size() ? "'" + generated.get(line) + "'" : "nothing",
                         REGENERATE)
-                .isEqualTo(expected);
+                .isTrue();
     }
 
     @Test
