@@ -69,14 +69,6 @@ public interface PadlockConfigReference {
     Optional<String> onLeaseLost();
 
     /**
-     * Where {@code @Locked} runs among interceptors; lower is outer. The default encloses JTA's
-     * {@code @Transactional} (200); 200 or more puts the lock inside the transaction, which Padlock warns about.
-     * Read at deployment: on Quarkus at build time, since ArC fixes the interceptor order then.
-     */
-    @ConfigDocDefault("100")
-    Optional<String> interceptorPriority();
-
-    /**
      * Per-lock settings, keyed by lock name (the {@code @Locked} value, or a named lock bean's name). They beat the
      * annotation, which beats the global keys. Quote a name that contains dots:
      * {@code padlock.locks."com.acme.Inventory#reserve".type}.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the configuration reference, the README and the keys Padlock reads in step. {@code configuration.md} is
  * generated: the Quarkus config-doc plugin renders the configuration models of {@link PadlockConfigReference}
- * ({@code padlock.*}) and of the extension's {@code PadlockBuildTimeConfig} ({@code quarkus.padlock.*}) into
+ * and {@link PadlockDeploymentTimeReference} ({@code padlock.*}) and of the extension's {@code PadlockBuildTimeConfig} ({@code quarkus.padlock.*}) into
  * {@code target/quarkus-generated-doc/config}, and this test puts them under one heading each. Three ways to drift,
  * three failures: the committed file is older than the models; a key Padlock reads ({@link ConfigKeys}) is missing
  * from the reference, or the reference names one it does not read; the README's key tables (tables whose first
@@ -82,7 +82,7 @@ class ConfigReferenceTest {
             }
         }
         assertThat(referenced)
-                .as("padlock.* keys in docs/configuration.md (from PadlockConfigReference) against ConfigKeys")
+                .as("padlock.* keys in docs/configuration.md (from the interfaces in docs) against ConfigKeys")
                 .containsExactlyInAnyOrderElementsOf(padlockKeys());
     }
 
@@ -105,7 +105,7 @@ class ConfigReferenceTest {
     /** The committed file: a fixed head, then each generated fragment under its heading. */
     private static String reference() throws IOException {
         return """
-                <!-- Generated from docs/src/main/java/dev/padlock/docs/PadlockConfigReference.java (padlock.*) and
+                <!-- Generated from the interfaces in docs/src/main/java/dev/padlock/docs (padlock.*) and
                      quarkus-deployment/src/main/java/dev/padlock/quarkus/deployment/PadlockBuildTimeConfig.java
                      (quarkus.padlock.*) by the Quarkus config-doc plugin. Do not edit: change the Javadoc there, then
                      run %s -->
