@@ -69,6 +69,21 @@ public interface PadlockConfigReference {
     Optional<String> onLeaseLost();
 
     /**
+     * How many times in a row a key held in Redis passes straight to the next caller of the same application waiting
+     * for it, staying held in Redis, before it is unlocked there so other applications get their turn (see the
+     * README's "Hot keys: local hand-off"); {@code 0} turns hand-off off.
+     */
+    @ConfigDocDefault("16")
+    Optional<String> handOffLimit();
+
+    /**
+     * How long such a chain of hand-offs may keep a key from when it was taken from Redis, same syntax as
+     * {@code wait-time}; {@code 0} turns hand-off off. A chain never runs past the lease deadline either.
+     */
+    @ConfigDocDefault("100ms")
+    Optional<String> handOffBudget();
+
+    /**
      * Per-lock settings, keyed by lock name (the {@code @Locked} value, or a named lock bean's name). They beat the
      * annotation, which beats the global keys. Quote a name that contains dots:
      * {@code padlock.locks."com.acme.Inventory#reserve".type}.
@@ -151,5 +166,13 @@ public interface PadlockConfigReference {
         /** {@code warn} or {@code throw}, as {@code padlock.on-lease-lost}, for this lock. */
         @ConfigDocDefault("padlock.on-lease-lost")
         Optional<String> onLeaseLost();
+
+        /** This lock's {@code padlock.hand-off-limit}. */
+        @ConfigDocDefault("padlock.hand-off-limit")
+        Optional<String> handOffLimit();
+
+        /** This lock's {@code padlock.hand-off-budget}. */
+        @ConfigDocDefault("padlock.hand-off-budget")
+        Optional<String> handOffBudget();
     }
 }

@@ -187,22 +187,17 @@ class ConfigReferenceTest {
         return keys;
     }
 
+    /**
+     * The {@code padlock.*} constants of {@link ConfigKeys}, and its per-lock properties (its other {@code String}
+     * constants, such as {@code TYPE = "type"}) under {@code padlock.locks."<name>".}: a new constant of either kind
+     * needs its entry in the reference.
+     */
     private static Set<String> padlockKeys() throws IllegalAccessException {
         Set<String> keys = new TreeSet<>();
         for (Field field : ConfigKeys.class.getFields()) {
-            if (Modifier.isStatic(field.getModifiers())
-                    && field.get(null) instanceof String value
-                    && value.startsWith("padlock.")) {
-                keys.add(value);
+            if (Modifier.isStatic(field.getModifiers()) && field.get(null) instanceof String value) {
+                keys.add(value.startsWith("padlock.") ? value : ConfigKeys.perLock("<name>", value));
             }
-        }
-        for (String property : List.of(
-                ConfigKeys.TYPE,
-                ConfigKeys.LOCK_WAIT_TIME,
-                ConfigKeys.LOCK_LEASE_TIME,
-                ConfigKeys.ON_FAILURE,
-                ConfigKeys.LOCK_ON_LEASE_LOST)) {
-            keys.add(ConfigKeys.perLock("<name>", property));
         }
         return keys;
     }
