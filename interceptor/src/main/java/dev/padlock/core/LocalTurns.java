@@ -31,7 +31,35 @@ final class LocalTurns {
     private static final CompletableFuture<Boolean> REFUSED = CompletableFuture.completedFuture(false);
 
     /** The calls waiting for each key whose turn is held; an empty queue: held, nobody waiting. */
-    private final ConcurrentHashMap<String, ArrayDeque<Turn>> waiting = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Waiters> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * The callers waiting for one key, in arrival order; changed only under the map's lock for the key, and its
+     * {@link #count} with it, so that a finishing holder can see without that lock whether anyone waits.
+     */
+    private static final class Waiters extends ArrayDeque<Turn> {
+        volatile int count;
+
+        Waiters() {
+            super(0);
+        }
+
+        void join(Turn turn) {
+            add(turn);
+            count = size();
+        }
+
+        Turn next() {
+            Turn turn = poll();
+            count = size();
+            return turn;
+        }
+
+        void leave(Turn turn) {
+            remove(turn);
+            count = size();
+        }
+    }
 
     /**
      * A waiting caller's turn: granted (true) or not; when granted by {@link #handOff}, with the Redis hold it is
@@ -47,7 +75,7 @@ final class LocalTurns {
      * waiting cancels the result; if the turn was granted meanwhile, the caller must {@link #pass} it.
      */
     CompletableFuture<Boolean> await(String key, long waitMillis) {
-        if (waiting.putIfAbsent(key, new ArrayDeque<>(0)) == null) {
+        if (waiting.putIfAbsent(key, new Waiters()) == null) {
             return GRANTED;
         }
         if (waitMillis <= 0) {
@@ -61,9 +89,9 @@ final class LocalTurns {
             if (queue == null) {
                 // the holder passed on and nobody waited: this caller's turn
                 granted[0] = true;
-                return new ArrayDeque<>(0);
+                return new Waiters();
             }
-            queue.add(turn);
+            queue.join(turn);
             return queue;
         });
         if (granted[0]) {
@@ -83,7 +111,7 @@ final class LocalTurns {
         while (true) {
             Turn[] next = new Turn[1];
             waiting.computeIfPresent(key, (k, queue) -> {
-                next[0] = queue.poll();
+                next[0] = queue.next();
                 return next[0] == null ? null : queue;
             });
             // Completed outside the map, so that the next caller's continuation may use it at once.
@@ -103,7 +131,7 @@ final class LocalTurns {
         while (true) {
             Turn[] next = new Turn[1];
             waiting.computeIfPresent(key, (k, queue) -> {
-                next[0] = queue.poll();
+                next[0] = queue.next();
                 return queue; // still held: by the next caller, or by this one when nobody waits
             });
             if (next[0] == null) {
@@ -117,6 +145,16 @@ final class LocalTurns {
         }
     }
 
+    /**
+     * Whether callers wait for {@code key} now: read without the map's lock, so only a hint for a holder deciding
+     * whether to prepare a hand-off ({@link #handOff} decides under the lock). Either wrong answer is safe: a missed
+     * waiter gets its turn by {@link #pass} and asks Redis; a waiter gone meanwhile makes the hand-off find nobody.
+     */
+    boolean hasWaiters(String key) {
+        Waiters queue = waiting.get(key);
+        return queue != null && queue.count > 0;
+    }
+
     /** The Redis hold handed with a granted {@code turn} by {@link #handOff}, or {@code null}: ask Redis. */
     static HandOff.Hold handedOver(CompletableFuture<Boolean> turn) {
         return turn instanceof Turn t ? t.hold : null;
@@ -124,7 +162,7 @@ final class LocalTurns {
 
     private void forget(String key, Turn turn) {
         waiting.computeIfPresent(key, (k, queue) -> {
-            queue.remove(turn);
+            queue.leave(turn);
             return queue;
         });
     }

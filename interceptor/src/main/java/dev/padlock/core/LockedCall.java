@@ -222,8 +222,8 @@ final class LockedCall extends LeaseBook {
      * went with it; false when the caller must unlock it and pass the turn as usual.
      */
     boolean handOn(int index) {
-        if (handOff == null) {
-            return false;
+        if (handOff == null || !turns.hasWaiters(locks[index].getName())) {
+            return false; // the common case, an uncontended key: nothing to prepare
         }
         HandOff.Hold hold = handOff.holdToHandOn(this, index, System.nanoTime());
         if (hold == null) {
