@@ -66,26 +66,11 @@ final class RenewalStorm {
     }
 
     private static Side count(RedisServer redis, Duration window, long period) throws InterruptedException {
-        CommandStats before = settled(redis);
+        CommandStats before = redis.settledCommandStats();
         long start = System.nanoTime();
         Thread.sleep(window.toMillis());
         CommandStats during = redis.commandStats().minus(before);
         long held = (System.nanoTime() - start) / 1_000_000;
         return new Side(during.calls("evalsha") + during.calls("eval"), held, period);
-    }
-
-    /** Stats once the burst's fire-and-forget DELs have landed: two reads in a row agree, PINGs aside. */
-    private static CommandStats settled(RedisServer redis) throws InterruptedException {
-        CommandStats last = redis.commandStats();
-        for (int i = 0; i < 100; i++) {
-            Thread.sleep(20);
-            CommandStats now = redis.commandStats();
-            CommandStats change = now.minus(last);
-            if (change.total() == change.calls("ping")) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
     }
 }

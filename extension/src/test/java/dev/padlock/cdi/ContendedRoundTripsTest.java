@@ -127,9 +127,9 @@ class ContendedRoundTripsTest {
         for (int round = 0; round < ROUNDS; round++) {
             for (int i = 0; i < order.size(); i++) {
                 String name = order.get((i + round) % order.size());
-                CommandStats before = settled(redis);
+                CommandStats before = redis.settledCommandStats();
                 contend(sides.get(name), CALLS_PER_ROUND);
-                CommandStats during = settled(redis).minus(before);
+                CommandStats during = redis.settledCommandStats().minus(before);
                 long scripts = during.calls("evalsha") + during.calls("eval");
                 attempts.get(name)[round] = (double) scripts / CALLS_PER_ROUND - 1; // one script is the unlock
             }
@@ -146,21 +146,6 @@ class ContendedRoundTripsTest {
                     }
                 })
                 .await();
-    }
-
-    /** Stats once two reads agree: a call's fire-and-forget DEL of the unlock latch may still be on its way. */
-    private static CommandStats settled(RedisServer redis) throws InterruptedException {
-        CommandStats last = redis.commandStats();
-        for (int i = 0; i < 100; i++) {
-            Thread.sleep(20);
-            CommandStats now = redis.commandStats();
-            CommandStats change = now.minus(last);
-            if (change.total() - change.calls("ping") == 0) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
     }
 
     /** The median over rounds of how many more attempts per call {@code candidate} made than {@code baseline}. */

@@ -109,7 +109,7 @@ class LocalHandOffTest {
             one.enter("warm-up", () -> {}); // loads the scripts
             other.enter("warm-up", () -> {});
             int perCaller = 150;
-            CommandStats before = settled(redis);
+            CommandStats before = redis.settledCommandStats();
             Callers.start(8, caller -> {
                         Hot hot = caller % 2 == 0 ? one : other;
                         for (int i = 0; i < perCaller; i++) {
@@ -117,7 +117,7 @@ class LocalHandOffTest {
                         }
                     })
                     .await();
-            CommandStats during = settled(redis).minus(before);
+            CommandStats during = redis.settledCommandStats().minus(before);
 
             assertThat(OVERLAPS.get()).as("callers inside at once").isZero();
             assertThat(ENTRIES).hasSize(2 + 8 * perCaller);
@@ -187,7 +187,7 @@ class LocalHandOffTest {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
                 ttlInBody.add((Long) redis.command("PTTL", KEY));
             };
-            CommandStats before = settled(redis);
+            CommandStats before = redis.settledCommandStats();
             CountDownLatch release = new CountDownLatch(1);
             List<CompletableFuture<Void>> calls = new ArrayList<>();
             // the first holder's lease runs from here: it holds only until the queue is formed
@@ -202,7 +202,7 @@ class LocalHandOffTest {
                     live -> live.queues().size() == 1 && live.queues().get(0).waiting() == 5);
             release.countDown();
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            CommandStats during = settled(redis).minus(before);
+            CommandStats during = redis.settledCommandStats().minus(before);
 
             assertThat(LOSSES).as("locks lost").isEmpty();
             assertThat(ttlInBody)
@@ -327,7 +327,7 @@ class LocalHandOffTest {
             Hot hot = app.bean(Hot.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);
             hot.enter("warm-up", () -> {});
-            CommandStats before = settled(redis);
+            CommandStats before = redis.settledCommandStats();
             CountDownLatch release = new CountDownLatch(1);
             List<CompletableFuture<Void>> calls = new ArrayList<>();
             calls.add(run(() -> hot.enter("first", () -> await(release))));
@@ -341,7 +341,7 @@ class LocalHandOffTest {
                     live -> live.queues().size() == 1 && live.queues().get(0).waiting() == 7);
             release.countDown();
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            CommandStats during = settled(redis).minus(before);
+            CommandStats during = redis.settledCommandStats().minus(before);
 
             assertThat(ENTRIES).hasSize(9);
             assertThat(during.calls("evalsha") + during.calls("eval"))
@@ -384,20 +384,5 @@ class LocalHandOffTest {
 
     private static void awaitLive(PadlockEngine engine, Predicate<LiveLocks> shown) throws InterruptedException {
         awaitCondition(() -> shown.test(engine.liveLocks()));
-    }
-
-    /** Stats once two reads agree: a call's fire-and-forget DEL of the unlock latch may still be on its way. */
-    private static CommandStats settled(RedisServer redis) throws InterruptedException {
-        CommandStats last = redis.commandStats();
-        for (int i = 0; i < 100; i++) {
-            Thread.sleep(20);
-            CommandStats now = redis.commandStats();
-            CommandStats change = now.minus(last);
-            if (change.total() - change.calls("ping") == 0) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
     }
 }

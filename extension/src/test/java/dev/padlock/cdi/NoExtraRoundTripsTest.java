@@ -114,25 +114,11 @@ class NoExtraRoundTripsTest {
         for (int i = 0; i < 3; i++) {
             call.run(-1 - i);
         }
-        CommandStats before = settled(redis);
+        CommandStats before = redis.settledCommandStats();
         for (int i = 0; i < CALLS; i++) {
             call.run(i);
         }
-        return settled(redis).minus(before);
-    }
-
-    /** Stats once two reads agree: the last call's asynchronous DEL may still be on its way. */
-    private static CommandStats settled(RedisServer redis) throws InterruptedException {
-        CommandStats last = redis.commandStats();
-        for (int i = 0; i < 100; i++) {
-            Thread.sleep(20);
-            CommandStats now = redis.commandStats();
-            if (now.minus(last).total() - now.minus(last).calls(KEEP_ALIVE) == 0) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
+        return redis.settledCommandStats().minus(before);
     }
 
     /** The commands {@code candidate} ran more often than {@code baseline}, with how many more. */

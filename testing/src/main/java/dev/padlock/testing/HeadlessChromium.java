@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * Drives a page in Debian's chromium for Dev UI tests: a real headless browser, started per instance with its own
@@ -136,7 +134,7 @@ public final class HeadlessChromium implements AutoCloseable {
                 opened.abort();
             }
             killTree(launched);
-            deleteDirectory();
+            TempDirectories.delete(dir);
             Reaper.unregister(reaper);
             throw e;
         }
@@ -305,7 +303,7 @@ public final class HeadlessChromium implements AutoCloseable {
             tree.forEach(ProcessHandle::destroyForcibly);
             killTree(launched);
             awaitDeath(tree);
-            deleteDirectory();
+            TempDirectories.delete(dir);
             Reaper.unregister(reaper);
         }
     }
@@ -313,7 +311,7 @@ public final class HeadlessChromium implements AutoCloseable {
     /** Runs from the shutdown hook, also while the constructor is still starting the browser: quick, never throws. */
     private void reap() {
         killTree(launched);
-        deleteDirectory();
+        TempDirectories.delete(dir);
     }
 
     private Process launch() {
@@ -448,18 +446,6 @@ public final class HeadlessChromium implements AutoCloseable {
             } catch (ExecutionException | TimeoutException e) {
                 // Checked by whoever cares (the harness's own test); close() must not throw for it.
             }
-        }
-    }
-
-    private void deleteDirectory() {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // A leftover temporary profile is not worth failing a test over.
         }
     }
 

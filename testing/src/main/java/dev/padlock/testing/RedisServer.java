@@ -168,6 +168,25 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * {@link #commandStats()} once two reads 20 ms apart agree, keep-alive PINGs aside: commands a client sent
+     * without waiting for them (Redisson's unlock-latch DEL) may still be on their way when a call returns. Gives up
+     * after about two seconds and returns the last read.
+     */
+    public CommandStats settledCommandStats() throws InterruptedException {
+        CommandStats last = commandStats();
+        for (int i = 0; i < 100; i++) {
+            Thread.sleep(20);
+            CommandStats now = commandStats();
+            CommandStats change = now.minus(last);
+            if (change.total() == change.calls("ping")) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
+    }
+
+    /**
      * Sends one command on a fresh connection. Replies come back as String (simple and bulk strings),
      * Long, List of Object, or null; an error reply is thrown as {@link RedisReplyException}.
      */

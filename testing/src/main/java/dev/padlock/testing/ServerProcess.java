@@ -7,10 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * One redis-server child process with its own temporary directory, which outlives stop/kill so that
@@ -189,7 +187,7 @@ final class ServerProcess implements Reaper.Reapable {
             reapProcesses();
             throw e;
         } finally {
-            deleteDirectory();
+            TempDirectories.delete(dir);
             Reaper.unregister(this);
         }
     }
@@ -198,7 +196,7 @@ final class ServerProcess implements Reaper.Reapable {
     @Override
     public void reap() {
         reapProcesses();
-        deleteDirectory();
+        TempDirectories.delete(dir);
     }
 
     private void reapProcesses() {
@@ -364,18 +362,6 @@ final class ServerProcess implements Reaper.Reapable {
             return Files.size(file);
         } catch (IOException e) {
             return 0;
-        }
-    }
-
-    private void deleteDirectory() {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // A leftover temp directory is not worth failing a test over.
         }
     }
 
