@@ -26,6 +26,9 @@ public interface LockContext {
     /** Whether a {@code @Locked} call is running on this thread. */
     boolean isActive();
 
+    /** The lock name: {@link Locked#value()} (or its default), or the name given to {@link Locks#on}, e.g. {@code stock}. */
+    String name();
+
     /** The Redis key of the lock, e.g. {@code padlock:stock:A-42}; the first in key order when there are several. */
     String key();
 

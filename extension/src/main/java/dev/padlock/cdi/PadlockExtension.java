@@ -4,6 +4,7 @@ import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.core.CallerContext;
 import dev.padlock.core.CurrentLockContext;
+import dev.padlock.core.EngineLocks;
 import dev.padlock.core.LockEvents;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.PadlockEngine;
@@ -95,6 +96,7 @@ public class PadlockExtension implements Extension {
         config = ConfigView.of(ConfigProvider.getConfig());
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
         event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
+        event.addAnnotatedType(EngineLocks.class, EngineLocks.class.getName());
         InterceptorPriority.read(config, earlyProblems).ifPresent(priority -> interceptor
                 .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority)));

@@ -2,7 +2,6 @@ package dev.padlock.core;
 
 import dev.padlock.core.plan.LockPlan;
 import jakarta.interceptor.InvocationContext;
-import java.lang.reflect.Method;
 
 /**
  * A method whose work is done when it returns: the calling thread owns the locks (so a nested call of the
@@ -10,8 +9,8 @@ import java.lang.reflect.Method;
  */
 final class BlockingOperation extends LockOperation {
 
-    BlockingOperation(LockPlan plan, Method method, EngineServices services) {
-        super(plan, method, services, true);
+    BlockingOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services) {
+        super(plan, parameterTypes, services, true);
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.padlock.core.key.KeyRenderer;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
-import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,7 +32,7 @@ final class CallFactory {
 
     CallFactory(
             LockPlan plan,
-            Method method,
+            Class<?>[] parameterTypes,
             LockKind kind,
             boolean fenced,
             LocalTurns turns,
@@ -47,7 +46,7 @@ final class CallFactory {
                 services.reporter(),
                 GuardedMeter.of(
                         services.events(), plan.lockName(), plan.settings().type()));
-        this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), method);
+        this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;
         this.turns = turns;

@@ -19,6 +19,11 @@ public class CurrentLockContext implements LockContext {
     }
 
     @Override
+    public String name() {
+        return call().facts.lockName();
+    }
+
+    @Override
     public String key() {
         return call().locks[0].getName();
     }

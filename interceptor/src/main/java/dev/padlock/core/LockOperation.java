@@ -10,7 +10,6 @@ import dev.padlock.core.plan.ReturnKind;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
 import jakarta.interceptor.InvocationContext;
-import java.lang.reflect.Method;
 import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -46,7 +45,7 @@ public abstract class LockOperation {
     final Releaser releaser;
 
     /** @param endsOnReturn whether the method's work is done when it returns (see {@link Acquirer}) */
-    LockOperation(LockPlan plan, Method method, EngineServices services, boolean endsOnReturn) {
+    LockOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services, boolean endsOnReturn) {
         LockKind kind = LockKind.of(plan.settings().type());
         boolean fenced = plan.settings().type() == LockType.FENCED;
         // a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
@@ -63,21 +62,21 @@ public abstract class LockOperation {
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal());
         this.acquirer = new Acquirer(plan, leaseMillis, fenced, endsOnReturn, turns, services, leases);
-        this.calls = new CallFactory(plan, method, kind, fenced, turns, handOff, services, acquirer);
+        this.calls = new CallFactory(plan, parameterTypes, kind, fenced, turns, handOff, services, acquirer);
     }
 
     /**
      * The operation for a validated plan, chosen by how the method returns its result. {@link PadlockEngine}
      * shares one renewal and one loss reporter among all operations of an application.
      */
-    static LockOperation of(LockPlan plan, Method method, EngineServices services) {
+    static LockOperation of(LockPlan plan, Class<?>[] parameterTypes, EngineServices services) {
         return switch (plan.returnKind()) {
             case BLOCKING, OPTIONAL, OPTIONAL_INT, OPTIONAL_LONG, OPTIONAL_DOUBLE, PRIMITIVE ->
-                new BlockingOperation(plan, method, services);
-            case COMPLETION_STAGE -> new StageOperation(plan, method, services);
+                new BlockingOperation(plan, parameterTypes, services);
+            case COMPLETION_STAGE -> new StageOperation(plan, parameterTypes, services);
             // Loaded only here, so Mutiny is needed only by applications that return its types.
             case UNI, MULTI, FLOW_PUBLISHER, REACTIVE_STREAMS_PUBLISHER ->
-                new ReactiveOperation(plan, method, services);
+                new ReactiveOperation(plan, parameterTypes, services);
         };
     }
 

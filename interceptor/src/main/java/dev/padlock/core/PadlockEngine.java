@@ -3,14 +3,18 @@ package dev.padlock.core;
 import dev.padlock.LockException;
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
+import dev.padlock.Locks;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
+import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.shape.ReflectedShapes;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -31,6 +35,10 @@ public final class PadlockEngine {
     private final LockLossReporter losses;
     private final LocalTurns turns = new LocalTurns();
     private final EngineServices services;
+    /** The named lock beans of the deployment, for the one-type-per-name rule of locks taken in code. */
+    private volatile List<NamedLocks.NamedLock> namedLocks = List.of();
+
+    private final CodeLocks codeLocks = new CodeLocks(this);
 
     /**
      * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
@@ -93,6 +101,7 @@ public final class PadlockEngine {
             LockEvents events) {
         PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events);
         setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
+        engine.namedLocks = setup.namedLocks();
         return engine;
     }
 
@@ -125,7 +134,32 @@ public final class PadlockEngine {
 
     /** Registers the operation of a method validated at deployment. */
     public void register(Method method, LockPlan plan) {
-        operations.put(method, LockOperation.of(plan, method, services));
+        operations.put(method, LockOperation.of(plan, method.getParameterTypes(), services));
+    }
+
+    /** Runs code under the application's locks: the {@link dev.padlock.Locks} every bean of it injects. */
+    public Locks locks() {
+        return codeLocks;
+    }
+
+    LockedMethodValidator validator() {
+        return validator;
+    }
+
+    /** The plans of every method registered or planned so far, in a list of the caller's own. */
+    List<LockPlan> plans() {
+        List<LockPlan> plans = new ArrayList<>();
+        operations.values().forEach(op -> plans.add(op.plan()));
+        return plans;
+    }
+
+    List<NamedLocks.NamedLock> namedLocks() {
+        return namedLocks;
+    }
+
+    /** An operation of this engine for a plan not tied to a method (code run through {@link dev.padlock.Locks}). */
+    LockOperation operation(LockPlan plan, Class<?>[] parameterTypes) {
+        return LockOperation.of(plan, parameterTypes, services);
     }
 
     public LockOperation operation(InvocationContext ctx) {
@@ -145,7 +179,7 @@ public final class PadlockEngine {
             if (!result.isValid()) {
                 throw new LockException(String.join("\n", result.problems()));
             }
-            return LockOperation.of(result.plan(), m, services);
+            return LockOperation.of(result.plan(), m.getParameterTypes(), services);
         });
     }
 

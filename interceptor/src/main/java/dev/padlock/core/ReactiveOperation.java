@@ -5,7 +5,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.interceptor.InvocationContext;
-import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
@@ -24,8 +23,8 @@ import java.util.concurrent.Flow;
  */
 final class ReactiveOperation extends LockOperation {
 
-    ReactiveOperation(LockPlan plan, Method method, EngineServices services) {
-        super(plan, method, services, false);
+    ReactiveOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services) {
+        super(plan, parameterTypes, services, false);
     }
 
     @Override

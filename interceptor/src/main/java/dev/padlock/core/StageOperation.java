@@ -3,7 +3,6 @@ package dev.padlock.core;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import jakarta.interceptor.InvocationContext;
-import java.lang.reflect.Method;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class StageOperation extends LockOperation {
 
-    StageOperation(LockPlan plan, Method method, EngineServices services) {
-        super(plan, method, services, false);
+    StageOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services) {
+        super(plan, parameterTypes, services, false);
     }
 
     /**

@@ -21,7 +21,7 @@ public final class DurationText {
      * The shortest fixed lease: Redis keeps leases in whole milliseconds, and a lease that rounds to 0 would
      * read as "no lease", that is the watchdog.
      */
-    static final Duration MIN_LEASE = Duration.ofMillis(1);
+    public static final Duration MIN_LEASE = Duration.ofMillis(1);
 
     private DurationText() {}
 

@@ -7,6 +7,7 @@ import dev.padlock.core.shape.TypeShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -124,49 +125,61 @@ public final class KeyBinder {
      * see, so they pass (a {@code CharSequence} is usually a {@code String}).
      */
     private boolean rendersStably(KeyTemplate.Placeholder p, TypeShape type) {
+        Optional<Unstable> unstable = unstable(p.text(), type, property -> subPath(p, property));
+        unstable.ifPresent(u -> invalid(u.reason(), u.fix()));
+        return unstable.isEmpty();
+    }
+
+    /** Why a value of some type would not render one key for equal values, and what to lock on instead. */
+    public record Unstable(String reason, String fix) {}
+
+    /**
+     * The one rule for keys that render unstably, for a declared type at deployment and for the class of a value
+     * handed to {@code Locks} at run time.
+     *
+     * @param what how the message names the value, e.g. <code>{order.placed}</code>
+     * @param property how the message names a property of the value to lock on instead
+     */
+    public static Optional<Unstable> unstable(String what, TypeShape type, UnaryOperator<String> property) {
         if (type.isPrimitive()) {
-            return true;
+            return Optional.empty();
         }
         if (type.isArray()) {
-            invalid(
-                    p.text() + " is a " + type.simpleName() + ", whose toString() is an identity hash (such as"
+            return Optional.of(new Unstable(
+                    what + " is a " + type.simpleName() + ", whose toString() is an identity hash (such as"
                             + " [Ljava.lang.String;@1b6d3586) that differs for every array, so equal arguments"
                             + " would not share a lock",
-                    "Pass a List, or lock on an element or a property of the array");
-            return false;
+                    "Pass a List, or lock on an element or a property of the array"));
         }
         if (type.isAssignableTo("java.util.Date") || type.isAssignableTo("java.util.Calendar")) {
             boolean date = type.isAssignableTo("java.util.Date");
-            invalid(
-                    p.text() + " is a " + type.name() + ", whose toString() depends on the JVM's time zone"
+            return Optional.of(new Unstable(
+                    what + " is a " + type.name() + ", whose toString() depends on the JVM's time zone"
                             + (date ? " and drops the milliseconds" : " and lists every calendar field")
                             + ", so two JVMs can render different keys for one instant",
-                    "Lock on " + subPath(p, date ? "time" : "timeInMillis")
-                            + " (milliseconds since the epoch), or pass an Instant or another java.time type");
-            return false;
+                    "Lock on " + property.apply(date ? "time" : "timeInMillis")
+                            + " (milliseconds since the epoch), or pass an Instant or another java.time type"));
         }
         if (isUnorderedCollection(type)) {
-            invalid(
-                    p.text() + " is a " + type.name() + ", whose toString() lists its elements in iteration"
+            return Optional.of(new Unstable(
+                    what + " is a " + type.name() + ", whose toString() lists its elements in iteration"
                             + " order, which can differ between equal collections and across JVMs, so equal"
                             + " arguments would not share a lock",
                     "Pass a List or a sorted collection (TreeSet, TreeMap), or lock on each element with a"
-                            + " template of its own");
-            return false;
+                            + " template of its own"));
         }
         if (type.name().equals("java.lang.Object") || type.isAbstract()) {
-            return true;
+            return Optional.empty();
         }
         if (type.toStringSource() == TypeShape.ToStringSource.OBJECT) {
-            String property = type.property("id").isPresent() ? "id" : "<property>";
-            invalid(
-                    p.text() + " is a " + type.name() + ", which inherits Object.toString(): an identity hash"
+            String id = type.property("id").isPresent() ? "id" : "<property>";
+            return Optional.of(new Unstable(
+                    what + " is a " + type.name() + ", which inherits Object.toString(): an identity hash"
                             + " that differs for every instance, so equal values would not share a lock",
-                    "Lock on a property such as " + subPath(p, property) + ", or give " + type.simpleName()
-                            + " a toString() built from the fields that identify it");
-            return false;
+                    "Lock on a property such as " + property.apply(id) + ", or give " + type.simpleName()
+                            + " a toString() built from the fields that identify it"));
         }
-        return true;
+        return Optional.empty();
     }
 
     /**

@@ -45,7 +45,14 @@ public final class KeyRenderer {
      * @param keys the key templates, bound to parameter positions of {@code javaMethod}; empty for one key per method
      */
     public static KeyRenderer of(String method, String keyBase, List<BoundTemplate> keys, Method javaMethod) {
-        Class<?>[] parameterTypes = javaMethod.getParameterTypes();
+        return of(method, keyBase, keys, javaMethod.getParameterTypes());
+    }
+
+    /**
+     * @param parameterTypes the declared types of the arguments a call passes to {@link #render}; property paths of
+     *     the templates are resolved against them
+     */
+    public static KeyRenderer of(String method, String keyBase, List<BoundTemplate> keys, Class<?>[] parameterTypes) {
         List<Template> templates = new ArrayList<>();
         for (BoundTemplate bound : keys) {
             templates.add(Template.of(bound, parameterTypes));
@@ -80,6 +87,23 @@ public final class KeyRenderer {
         int start = base.length() + 1;
         StringBuilder key = new StringBuilder(start + 24).append(base).append(':');
         template.render(key, args, method);
+        if (key.length() - start > MAX_KEY_PART) {
+            String part = key.substring(start);
+            key.setLength(start);
+            key.append(shorten(part));
+        }
+        return key.toString();
+    }
+
+    /**
+     * The Redis key a {@code {0}} template renders for {@code value}: {@code <keyBase>:<escaped value>}, shortened as
+     * every rendered key is. For tools that must name the key a lock of the application takes (a test holding it as
+     * another owner would).
+     */
+    public static String redisKey(String keyBase, Object value) {
+        StringBuilder key = new StringBuilder(keyBase).append(':');
+        int start = key.length();
+        appendEscaped(key, String.valueOf(value));
         if (key.length() - start > MAX_KEY_PART) {
             String part = key.substring(start);
             key.setLength(start);

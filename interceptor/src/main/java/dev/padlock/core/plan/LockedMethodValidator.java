@@ -47,6 +47,24 @@ public final class LockedMethodValidator {
     }
 
     /**
+     * A lock taken in code through {@code Locks}: the rules and precedence of a method, with the call's values as its
+     * members, and one key template per key value ({@code {0}}, {@code {1}}, ...).
+     *
+     * @param display how messages name the use, e.g. {@code Locks.on("stock", key)}
+     * @param keyCount how many key values the call passes
+     * @param result what the code returns: {@code Object} for a value, or {@code CompletionStage}, {@code Uni},
+     *     {@code Multi}
+     */
+    public Result validateCode(String display, LockedSpec spec, int keyCount, Class<?> result) {
+        return validate(new CodeShape(display, keyCount, result), spec);
+    }
+
+    /** The configuration per-lock keys are read from. */
+    public ConfigView config() {
+        return config;
+    }
+
+    /**
      * One inherited method bound differently in two beans: the integrations key operations by method, so it must
      * have one binding.
      */

@@ -2,6 +2,7 @@ package dev.padlock.quarkus.deployment;
 
 import dev.padlock.Locked;
 import dev.padlock.core.CurrentLockContext;
+import dev.padlock.core.EngineLocks;
 import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.InterceptorPriority;
@@ -48,11 +49,11 @@ class PadlockProcessor {
                 .build();
     }
 
-    /** The {@code LockContext} bean, kept only when the application injects it. */
+    /** The {@code LockContext} and {@code Locks} beans, each kept only when the application injects it. */
     @BuildStep
     AdditionalBeanBuildItem lockContext() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(CurrentLockContext.class)
+                .addBeanClasses(CurrentLockContext.class, EngineLocks.class)
                 .build();
     }
 

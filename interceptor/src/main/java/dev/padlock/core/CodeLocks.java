@@ -1,0 +1,205 @@
+package dev.padlock.core;
+
+import dev.padlock.LockException;
+import dev.padlock.LockRequest;
+import dev.padlock.LockType;
+import dev.padlock.Locks;
+import dev.padlock.OnFailure;
+import dev.padlock.core.config.Problems;
+import dev.padlock.core.config.SettingValues;
+import dev.padlock.core.key.KeyBinder;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.plan.LockTypeConflicts;
+import dev.padlock.core.plan.LockedMethodValidator;
+import dev.padlock.core.plan.LockedSpec;
+import dev.padlock.core.shape.ReflectedShapes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The {@link Locks} of one engine: turns the settings of a call into an operation, as deployment turns a
+ * {@code @Locked} method into one, with the same rules, and keeps it for the next call with the same settings. The
+ * first call with new settings plans them (per-lock configuration, the one-type-per-name rule); the others look the
+ * operation up.
+ */
+final class CodeLocks implements Locks {
+
+    private static final System.Logger LOG = System.getLogger(CodeLocks.class.getName());
+
+    /**
+     * Operations kept for this many distinct settings; names are meant to be few and keys to vary. Beyond it, calls
+     * are planned each time (correct, only slower) and one warning says why.
+     */
+    static final int KEPT_OPERATIONS = 1024;
+
+    /** Key values are judged by their class once: a call only looks the verdict up. */
+    private static final ClassValue<Optional<KeyBinder.Unstable>> UNSTABLE_KEYS = new ClassValue<>() {
+        @Override
+        protected Optional<KeyBinder.Unstable> computeValue(Class<?> type) {
+            return KeyBinder.unstable("it", ReflectedShapes.of(type), property -> "its " + property);
+        }
+    };
+
+    /**
+     * What one call set, unset values {@code null} or empty; equal settings share an operation.
+     *
+     * @param lease a duration in ISO form, {@link SettingValues#WATCHDOG}, or empty for the global default
+     */
+    record Settings(String name, int keyCount, LockType type, String waitTime, String lease, OnFailure onFailure) {
+
+        /**
+         * How messages, events and metrics name a lock taken in code, e.g. {@code Locks.on("stock", key)}. The type
+         * is part of it when set, so that two calls of one name with different types are told apart.
+         */
+        String display() {
+            return "Locks.on(\"" + name + "\"" + (keyCount == 0 ? "" : keyCount == 1 ? ", key" : ", keys") + ")"
+                    + (type == null ? "" : ".type(" + type.name() + ")");
+        }
+
+        LockedSpec spec() {
+            List<String> templates = new ArrayList<>();
+            for (int i = 0; i < keyCount; i++) {
+                templates.add("{" + i + "}");
+            }
+            return new LockedSpec(
+                    name,
+                    List.copyOf(templates),
+                    type == null ? LockType.REENTRANT : type,
+                    waitTime,
+                    lease,
+                    onFailure == null ? OnFailure.THROW : onFailure);
+        }
+
+        Settings withType(LockType t) {
+            return new Settings(name, keyCount, t, waitTime, lease, onFailure);
+        }
+
+        Settings withWait(String w) {
+            return new Settings(name, keyCount, type, w, lease, onFailure);
+        }
+
+        Settings withLease(String l) {
+            return new Settings(name, keyCount, type, waitTime, l, onFailure);
+        }
+
+        Settings withOnFailure(OnFailure f) {
+            return new Settings(name, keyCount, type, waitTime, lease, f);
+        }
+    }
+
+    private record Planned(Settings settings, Class<?> result) {}
+
+    private final PadlockEngine engine;
+    private final Map<Planned, LockOperation> operations = new ConcurrentHashMap<>();
+    private final AtomicBoolean warnedFull = new AtomicBoolean();
+
+    CodeLocks(PadlockEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public LockRequest on(String name) {
+        return request(name, new Object[0]);
+    }
+
+    @Override
+    public LockRequest on(String name, Object key) {
+        return request(name, new Object[] {key});
+    }
+
+    @Override
+    public LockRequest on(String name, Object key, Object... moreKeys) {
+        Object[] keys = new Object[1 + moreKeys.length];
+        keys[0] = key;
+        System.arraycopy(moreKeys, 0, keys, 1, moreKeys.length);
+        return request(name, keys);
+    }
+
+    private LockRequest request(String name, Object[] keys) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("Locks.on(" + (name == null ? "null" : "\"" + name + "\"")
+                    + "): a lock needs a name, e.g. Locks.on(\"stock\", sku)");
+        }
+        String trimmed = name.trim();
+        Problems problems = new Problems();
+        if (!SettingValues.hasNoHashTag("Locks.on(\"" + trimmed + "\")", trimmed, problems)) {
+            throw new IllegalArgumentException(
+                    problems.list().get(0) + "; pass the varying part as a key instead," + " which Padlock escapes");
+        }
+        Settings settings = new Settings(trimmed, keys.length, null, "", "", null);
+        for (int i = 0; i < keys.length; i++) {
+            checkKey(settings, keys, i);
+        }
+        return new CodeLockRequest(this, keys, settings);
+    }
+
+    private static void checkKey(Settings settings, Object[] keys, int index) {
+        Object key = keys[index];
+        String which = keys.length == 1 ? "the key" : "key " + index + " " + Arrays.toString(keys);
+        if (key == null) {
+            throw new IllegalArgumentException(settings.display() + ": " + which
+                    + " is null, so no lock can be named for it and nothing ran. Pass a non-null key");
+        }
+        Optional<KeyBinder.Unstable> unstable = UNSTABLE_KEYS.get(key.getClass());
+        if (unstable.isPresent()) {
+            throw new IllegalArgumentException(
+                    settings.display() + ": " + which + " would not name one lock for" + " equal values: "
+                            + unstable.get().reason() + ". " + unstable.get().fix());
+        }
+    }
+
+    /**
+     * The operation for these settings and this kind of result: kept from an earlier call, or planned now.
+     *
+     * @throws LockException when a per-lock configuration key is invalid, or the type conflicts with another use of
+     *     the name; nothing was taken
+     */
+    LockOperation operation(Settings settings, Class<?> result) {
+        Planned planned = new Planned(settings, result);
+        LockOperation operation = operations.get(planned);
+        return operation != null ? operation : plan(planned);
+    }
+
+    private synchronized LockOperation plan(Planned planned) {
+        LockOperation kept = operations.get(planned);
+        if (kept != null) {
+            return kept;
+        }
+        LockedMethodValidator.Result result = engine.validator()
+                .validateCode(
+                        planned.settings().display(),
+                        planned.settings().spec(),
+                        planned.settings().keyCount(),
+                        planned.result());
+        if (!result.isValid()) {
+            throw new LockException(String.join("\n", result.problems()));
+        }
+        List<LockPlan> plans = engine.plans();
+        operations.values().forEach(op -> plans.add(op.plan()));
+        plans.add(result.plan());
+        List<String> conflicts = LockTypeConflicts.find(
+                plans, engine.namedLocks(), engine.validator().config());
+        if (!conflicts.isEmpty()) {
+            throw new LockException(String.join("\n", conflicts));
+        }
+        Class<?>[] parameterTypes = new Class<?>[planned.settings().keyCount()];
+        Arrays.fill(parameterTypes, Object.class);
+        LockOperation operation = engine.operation(result.plan(), parameterTypes);
+        if (operations.size() < KEPT_OPERATIONS) {
+            operations.put(planned, operation);
+        } else if (warnedFull.compareAndSet(false, true)) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Locks was called with more than " + KEPT_OPERATIONS + " different lock names or settings, the"
+                            + " latest " + planned.settings().display() + "; each new one is now planned on every"
+                            + " call. Put the varying part in the key (Locks.on(\"stock\", sku), not"
+                            + " Locks.on(\"stock:\" + sku)) so that a name stays one lock with one configuration");
+        }
+        return operation;
+    }
+}
