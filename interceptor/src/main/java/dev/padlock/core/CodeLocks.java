@@ -41,7 +41,7 @@ final class CodeLocks implements Locks {
     private static final ClassValue<Optional<KeyBinder.Unstable>> UNSTABLE_KEYS = new ClassValue<>() {
         @Override
         protected Optional<KeyBinder.Unstable> computeValue(Class<?> type) {
-            return KeyBinder.unstable("it", ReflectedShapes.of(type), property -> "its " + property);
+            return KeyBinder.unstable("it", ReflectedShapes.of(type), true, property -> "its " + property);
         }
     };
 

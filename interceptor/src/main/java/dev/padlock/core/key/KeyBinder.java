@@ -125,7 +125,7 @@ public final class KeyBinder {
      * see, so they pass (a {@code CharSequence} is usually a {@code String}).
      */
     private boolean rendersStably(KeyTemplate.Placeholder p, TypeShape type) {
-        Optional<Unstable> unstable = unstable(p.text(), type, property -> subPath(p, property));
+        Optional<Unstable> unstable = unstable(p.text(), type, false, property -> subPath(p, property));
         unstable.ifPresent(u -> invalid(u.reason(), u.fix()));
         return unstable.isEmpty();
     }
@@ -138,9 +138,12 @@ public final class KeyBinder {
      * handed to {@code Locks} at run time.
      *
      * @param what how the message names the value, e.g. <code>{order.placed}</code>
+     * @param valueClass whether {@code type} is the class of a value at hand rather than a declared type, so that
+     *     {@code Object} is a plain object and not "anything"
      * @param property how the message names a property of the value to lock on instead
      */
-    public static Optional<Unstable> unstable(String what, TypeShape type, UnaryOperator<String> property) {
+    public static Optional<Unstable> unstable(
+            String what, TypeShape type, boolean valueClass, UnaryOperator<String> property) {
         if (type.isPrimitive()) {
             return Optional.empty();
         }
@@ -168,7 +171,7 @@ public final class KeyBinder {
                     "Pass a List or a sorted collection (TreeSet, TreeMap), or lock on each element with a"
                             + " template of its own"));
         }
-        if (type.name().equals("java.lang.Object") || type.isAbstract()) {
+        if (!valueClass && (type.name().equals("java.lang.Object") || type.isAbstract())) {
             return Optional.empty();
         }
         if (type.toStringSource() == TypeShape.ToStringSource.OBJECT) {
