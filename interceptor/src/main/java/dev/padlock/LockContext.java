@@ -5,7 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The lock of the {@link Locked} call running on the current thread, for business code inside that call:
+ * The lock of the {@link Locked} call (or the code run through {@link Locks}) running on the current thread, for
+ * business code inside that call:
  *
  * <pre>{@code
  * @Inject LockContext lock;
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public interface LockContext {
 
-    /** Whether a {@code @Locked} call is running on this thread. */
+    /** Whether a {@code @Locked} call, or code run through {@link Locks}, is running on this thread. */
     boolean isActive();
 
     /** The lock name: {@link Locked#value()} (or its default), or the name given to {@link Locks#on}, e.g. {@code stock}. */

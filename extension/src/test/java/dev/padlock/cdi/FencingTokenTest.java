@@ -138,7 +138,7 @@ class FencingTokenTest {
             assertThat(outside.isActive()).isFalse();
             assertThat(catchThrowable(outside::key))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("only valid inside a @Locked call");
+                    .hasMessageContaining("only valid inside a @Locked call or code run through Locks");
 
             List<Long> tokens = ledger.tokens("b", "a");
             assertThat(tokens).hasSize(2).allSatisfy(t -> assertThat(t).isPositive());

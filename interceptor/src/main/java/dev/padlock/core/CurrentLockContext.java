@@ -102,8 +102,8 @@ public class CurrentLockContext implements LockContext {
     private static LockedCall call() {
         LockedCall call = LockedCall.current();
         if (call == null) {
-            throw new IllegalStateException("LockContext is only valid inside a @Locked call, on the thread running"
-                    + " its method body; no @Locked call is running on "
+            throw new IllegalStateException("LockContext is only valid inside a @Locked call or code run through Locks,"
+                    + " on the thread running its body; none is running on "
                     + Thread.currentThread().getName());
         }
         return call;
