@@ -88,7 +88,8 @@ public final class InventoryClient {
 
     /**
      * Sends {@code requests} reservations of one unit of {@code sku}, from {@code threads} client threads released
-     * together, spread round-robin over {@code apps}, and counts the answers.
+     * together, spread round-robin over {@code apps}, half of them as order lines ({@code POST /orders}), and counts
+     * the answers.
      */
     public ReservationRun reserveConcurrently(List<URI> apps, String sku, int requests, int threads) {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -97,7 +98,12 @@ public final class InventoryClient {
             List<Future<Answer>> answers = new ArrayList<>(requests);
             for (int i = 0; i < requests; i++) {
                 URI app = apps.get(i % apps.size());
-                HttpRequest reserve = HttpRequest.newBuilder(app.resolve("stock/" + sku + "/reservations?quantity=1"))
+                // Every other request is an order line, locked in code (Locks) instead of by @Locked: both front
+                // doors take padlock:stock:<sku>, so the exact count holds only if they exclude each other too.
+                String path = (i / apps.size()) % 2 == 0
+                        ? "stock/" + sku + "/reservations?quantity=1"
+                        : "orders?item=" + sku + "&quantity=1";
+                HttpRequest reserve = HttpRequest.newBuilder(app.resolve(path))
                         .timeout(REQUEST_TIMEOUT)
                         .POST(HttpRequest.BodyPublishers.noBody())
                         .build();

@@ -1,6 +1,7 @@
 package dev.padlock.examples.inventory;
 
 import dev.padlock.Locked;
+import dev.padlock.Locks;
 import dev.padlock.OnFailure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +21,9 @@ public class Inventory {
     @Inject
     RedissonClient redisson;
 
+    @Inject
+    Locks locks;
+
     /** How long the nightly report's export takes, in milliseconds (a stand-in for a slow downstream system). */
     @Inject
     @ConfigProperty(name = "inventory.report-export-ms", defaultValue = "1000")
@@ -30,6 +34,16 @@ public class Inventory {
     public Reservation reserve(String sku, int quantity) {
         int left = stock.take(sku, quantity);
         return new Reservation(sku, quantity, left);
+    }
+
+    /**
+     * A reservation from an order line, whose item the shop front may pad with spaces: the SKU, and so the lock, is
+     * known only inside the method. {@code Locks} takes the same key as {@link #reserve} ({@code padlock:stock:<sku>}),
+     * so order lines and reservations of one SKU exclude each other.
+     */
+    public Reservation order(String item, int quantity) {
+        String sku = item.strip();
+        return locks.on("stock", sku).get(() -> new Reservation(sku, quantity, stock.take(sku, quantity)));
     }
 
     /** Sets a SKU's level; under the same lock, so it cannot be overwritten by a reservation in flight. */
