@@ -29,6 +29,8 @@ import java.util.concurrent.ConcurrentSkipListSet;
  */
 public class MissingExtensionCheck implements BuildCompatibleExtension {
 
+    private static final System.Logger LOG = System.getLogger(MissingExtensionCheck.class.getName());
+
     /** How many uses the message lists before it says "and N more". */
     private static final int LISTED = 5;
 
@@ -57,15 +59,22 @@ public class MissingExtensionCheck implements BuildCompatibleExtension {
         if (extensionRan) {
             return;
         }
-        // An interceptor's @Locked is its binding (LockedInterceptor enabled by hand), not a use.
-        if (bean.isClassBean() && !bean.isInterceptor()) {
-            collectLocked(bean);
-        }
-        for (InjectionPointInfo point : bean.injectionPoints()) {
-            String padlockType = padlockType(point.type());
-            if (padlockType != null) {
-                uses.add(padlockType + " injected into " + bean.declaringClass().name());
+        try {
+            // An interceptor's @Locked is its binding (LockedInterceptor enabled by hand), not a use.
+            if (bean.isClassBean() && !bean.isInterceptor()) {
+                collectLocked(bean);
             }
+            for (InjectionPointInfo point : bean.injectionPoints()) {
+                String padlockType = padlockType(point.type());
+                if (padlockType != null) {
+                    uses.add(padlockType + " injected into "
+                            + bean.declaringClass().name());
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // Application servers show this check their own beans too, some naming types that cannot be resolved
+            // from here. A bean this check cannot read is skipped: the check must never fail a deployment that works.
+            LOG.log(System.Logger.Level.DEBUG, () -> "Padlock: skipped a bean it could not read: " + bean, e);
         }
     }
 
