@@ -163,6 +163,14 @@ class DisabledDiscoveryTest {
     }
 
     @Test
+    void withDiscoveryTheExtensionIsFoundAndTheCheckStaysQuiet(RedisServer server) {
+        redis = server;
+        WeldContainer app = start(new Weld().addBeanClass(Inventory.class));
+
+        assertThat(app.select(Inventory.class).get().reserve("B-7")).containsExactly("padlock:stock:B-7");
+    }
+
+    @Test
     void classLevelInheritedAndStereotypeBindingsAreCaughtToo(RedisServer server) {
         redis = server;
         String failure = failureOf(new Weld().disableDiscovery().addBeanClasses(MonthlyReports.class, Nightly.class));
