@@ -95,6 +95,7 @@ public class PadlockExtension implements Extension {
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
+        // Also the sign, for MissingExtensionCheck, that this extension runs in the container.
         event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
         event.addAnnotatedType(EngineLocks.class, EngineLocks.class.getName());
         InterceptorPriority.read(config, earlyProblems).ifPresent(priority -> interceptor
