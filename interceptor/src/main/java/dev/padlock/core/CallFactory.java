@@ -42,6 +42,7 @@ final class CallFactory {
         this.facts = new CallFacts(
                 plan.method(),
                 plan.lockName(),
+                plan.redisBase(),
                 plan.settings().type(),
                 services.reporter(),
                 GuardedMeter.of(

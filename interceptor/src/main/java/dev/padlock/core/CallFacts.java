@@ -8,11 +8,18 @@ import dev.padlock.LockType;
  *
  * @param method the method as messages name it
  * @param lockName the lock name, as {@code padlock.locks."<name>"} configures it
+ * @param redisBase the Redis key of the lock without its key part: {@code padlock.key-prefix} plus the name
  * @param reporter where the call's losses are reported: one per engine, so it also tells which engine (application)
  *     the call belongs to; nested calls share holds within one engine only
  * @param meter what the call tells metrics, or {@code null} when nothing listens (then nothing is measured for them)
  */
-record CallFacts(String method, String lockName, LockType type, LockLossReporter reporter, LockEvents.Meter meter) {
+record CallFacts(
+        String method,
+        String lockName,
+        String redisBase,
+        LockType type,
+        LockLossReporter reporter,
+        LockEvents.Meter meter) {
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

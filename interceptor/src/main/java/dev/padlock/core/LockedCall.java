@@ -320,6 +320,14 @@ final class LockedCall extends LeaseBook {
         return CURRENT.get();
     }
 
+    /**
+     * The call this one is nested in, while this one is bound to a thread (see {@link #bind}); {@code null} for the
+     * outermost. Read on the thread it is bound to: from {@link #current()} outwards.
+     */
+    LockedCall enclosing() {
+        return enclosing;
+    }
+
     List<String> keys() {
         List<String> keys = new ArrayList<>(locks.length);
         for (RLock lock : locks) {
