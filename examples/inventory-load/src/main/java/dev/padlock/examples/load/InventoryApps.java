@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -122,6 +123,67 @@ public final class InventoryApps {
                 .readiness(READINESS, Duration.ofMinutes(3));
         properties.forEach(launch::systemProperty);
         return launch.start(port);
+    }
+
+    /**
+     * The Payara example's WAR on Open Liberty, started as its documentation says ({@code bin/server run
+     * inventory}), with a user directory of its own under {@code <logDirectory>/<name>-usr}, emptied first: a server
+     * {@code inventory} whose {@code server.xml} enables the features the WAR uses (Jakarta REST, JSON-B, CDI,
+     * MicroProfile Config and Health), listens on a free HTTP port only, and serves the WAR from its {@code apps} folder
+     * at {@code /}. The system properties, {@code padlock.redis.address} among them, go into the server's
+     * {@code jvm.options}; Open Liberty reads them through MicroProfile Config.
+     */
+    public static RunningApp startOpenLiberty(
+            Path libertyHome,
+            Path war,
+            String name,
+            String redisUri,
+            Path logDirectory,
+            Map<String, String> properties) {
+        int port = FreePort.find();
+        Path userDirectory = logDirectory.resolve(name + "-usr").toAbsolutePath();
+        deleteRecursively(userDirectory);
+        Path server = userDirectory.resolve("servers/inventory");
+        Map<String, String> systemProperties = new TreeMap<>(properties);
+        systemProperties.put("padlock.redis.address", redisUri);
+        try {
+            Files.createDirectories(server.resolve("apps"));
+            Files.copy(war, server.resolve("apps/inventory.war"));
+            Files.writeString(server.resolve("server.xml"), libertyServerXml(port));
+            Files.write(
+                    server.resolve("jvm.options"),
+                    systemProperties.entrySet().stream()
+                            .map(property -> "-D" + property.getKey() + "=" + property.getValue())
+                            .toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot prepare the Open Liberty server in " + server, e);
+        }
+        return RunningApp.script(libertyHome.resolve("bin/server"))
+                .name(name)
+                .logDirectory(logDirectory)
+                .environment("WLP_USER_DIR", userDirectory)
+                .environment("JAVA_HOME", System.getProperty("java.home"))
+                .arguments("run", "inventory")
+                .readiness(READINESS, Duration.ofMinutes(3))
+                .start(port);
+    }
+
+    private static String libertyServerXml(int port) {
+        return String.join(
+                "\n",
+                "<server description=\"Padlock's inventory example\">",
+                "  <featureManager>",
+                "    <feature>cdi-4.0</feature>",
+                "    <feature>restfulWS-3.1</feature>",
+                "    <feature>jsonb-3.0</feature>",
+                "    <feature>mpConfig-3.1</feature>",
+                "    <feature>mpHealth-4.0</feature>",
+                "  </featureManager>",
+                "  <httpEndpoint id=\"defaultHttpEndpoint\" host=\"127.0.0.1\" httpPort=\"" + port
+                        + "\" httpsPort=\"-1\"/>",
+                "  <webApplication location=\"inventory.war\" contextRoot=\"/\"/>",
+                "</server>",
+                "");
     }
 
     private static void copyRecursively(Path from, Path to) {

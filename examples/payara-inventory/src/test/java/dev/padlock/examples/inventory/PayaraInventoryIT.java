@@ -60,25 +60,20 @@ class PayaraInventoryIT {
 
     @Test
     void payaraSellsExactlyTheStock() {
-        StockChecks.sellsExactlyTheStock("Payara", client, redis, List.of(payara.baseUri()), "apple");
+        InventoryChecks.sellsExactlyTheStock("Payara", client, redis, List.of(payara.baseUri()), "apple");
     }
 
     /** Payara Micro ships MicroProfile Health, so the portable extension adds Padlock's readiness check there. */
     @Test
     void readinessListsPadlocksCheckUp() {
-        HttpResponse<String> ready = client.health(payara.baseUri(), "health/ready");
-
-        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        assertThat(ready.body())
-                .containsPattern("\\{\\s*\"name\"\\s*:\\s*\"padlock\"\\s*,\\s*\"status\"\\s*:\\s*\"UP\"")
-                .contains("single [" + redis.uri() + "]");
+        InventoryChecks.readinessListsPadlockUp(client.health(payara.baseUri(), "health/ready"), redis);
     }
 
     @Test
     void quarkusAndPayaraTogetherSellExactlyTheStock() {
         try (RunningApp quarkus = startQuarkus("quarkus-beside-payara")) {
             String sku = "cherry";
-            ReservationRun run = StockChecks.sellsExactlyTheStock(
+            ReservationRun run = InventoryChecks.sellsExactlyTheStock(
                     "Quarkus + Payara", client, redis, List.of(quarkus.baseUri(), payara.baseUri()), sku);
 
             assertThat(run.reservedBy().values()).as("both runtimes sold").allMatch(count -> count > 0);
