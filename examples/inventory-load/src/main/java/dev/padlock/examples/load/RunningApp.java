@@ -19,9 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An application started as a separate JVM ({@code java [-Dk=v...] -jar <jar> [args...]}), its output in a log
- * file, ready once a GET of its readiness path answers 200. {@link #close()} stops it and waits until it is gone;
- * a shutdown hook does the same for whatever a failed test leaves running.
+ * An application started as a separate JVM, either directly ({@code java [-Dk=v...] -jar <jar> [args...]}) or by a
+ * server's own start script, its output in a log file, ready once a GET of its readiness path answers 200.
+ * {@link #close()} stops it and waits until it is gone; a shutdown hook does the same for whatever a failed test
+ * leaves running.
  */
 public final class RunningApp implements AutoCloseable {
 
@@ -36,18 +37,30 @@ public final class RunningApp implements AutoCloseable {
     private final String name;
     private final Process process;
     private final URI baseUri;
+    private final Map<String, Integer> otherPorts;
     private final Path log;
 
-    private RunningApp(String name, Process process, URI baseUri, Path log) {
+    private RunningApp(String name, Process process, URI baseUri, Map<String, Integer> otherPorts, Path log) {
         this.name = name;
         this.process = process;
         this.baseUri = baseUri;
+        this.otherPorts = Map.copyOf(otherPorts);
         this.log = log;
     }
 
-    /** Describes the JVM to start; {@link Launch#start} starts it. */
+    /** Describes a JVM started with {@code java -jar}; {@link Launch#start} starts it. */
     public static Launch jar(Path jar) {
-        return new Launch(jar);
+        return new Launch(jar, false);
+    }
+
+    /**
+     * Describes a server started by its own shell script, {@code sh <script> [args...] [-Dk=v...]}, which starts the
+     * JVM and passes {@code -D} arguments on to it as system properties (WildFly's {@code bin/standalone.sh} does).
+     * {@link #close()} sends the script SIGTERM, so it must hand the signal on to the JVM and wait for it, as WildFly's
+     * does with {@code LAUNCH_JBOSS_IN_BACKGROUND} set.
+     */
+    public static Launch script(Path script) {
+        return new Launch(script, true);
     }
 
     public String name() {
@@ -57,6 +70,15 @@ public final class RunningApp implements AutoCloseable {
     /** The application's root, such as {@code http://127.0.0.1:41234/}. */
     public URI baseUri() {
         return baseUri;
+    }
+
+    /** The root of another HTTP port the application serves, named when launched (say, a management port). */
+    public URI uri(String port) {
+        Integer number = otherPorts.get(port);
+        if (number == null) {
+            throw new IllegalArgumentException(name + " has no port named " + port + "; it has " + otherPorts.keySet());
+        }
+        return URI.create("http://127.0.0.1:" + number + "/");
     }
 
     public Path log() {
@@ -107,16 +129,20 @@ public final class RunningApp implements AutoCloseable {
     }
 
     public static final class Launch {
-        private final Path jar;
+        private final Path executable;
+        private final boolean script;
         private final Map<String, String> systemProperties = new TreeMap<>();
+        private final Map<String, String> environment = new TreeMap<>();
+        private final Map<String, Integer> otherPorts = new TreeMap<>();
         private final List<String> arguments = new ArrayList<>();
         private String name = "app";
         private Path logDirectory = Path.of("target");
         private String readinessPath = "/";
         private Duration readinessTimeout = Duration.ofMinutes(2);
 
-        private Launch(Path jar) {
-            this.jar = jar;
+        private Launch(Path executable, boolean script) {
+            this.executable = executable;
+            this.script = script;
         }
 
         public Launch name(String name) {
@@ -126,6 +152,18 @@ public final class RunningApp implements AutoCloseable {
 
         public Launch systemProperty(String key, Object value) {
             systemProperties.put(key, String.valueOf(value));
+            return this;
+        }
+
+        /** An environment variable of the started process, on top of this JVM's environment. */
+        public Launch environment(String key, Object value) {
+            environment.put(key, String.valueOf(value));
+            return this;
+        }
+
+        /** Another port the application serves HTTP on, for {@link RunningApp#uri(String)}. */
+        public Launch port(String name, int port) {
+            otherPorts.put(name, port);
             return this;
         }
 
@@ -153,29 +191,36 @@ public final class RunningApp implements AutoCloseable {
 
         /** Starts the JVM, serving HTTP on {@code port}, and waits until it answers. */
         public RunningApp start(int port) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException(jar + " does not exist: package the application first (./mvnw verify"
-                        + " builds it before the integration tests run)");
+            if (!Files.isRegularFile(executable)) {
+                throw new IllegalStateException(executable + " does not exist: package the application first"
+                        + " (./mvnw verify builds it before the integration tests run)");
             }
-            String java = ProcessHandle.current().info().command().orElse("java");
             List<String> command = new ArrayList<>();
-            command.add(java);
-            systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-            command.add("-jar");
-            command.add(jar.toString());
-            command.addAll(arguments);
+            if (script) {
+                command.add("/bin/sh");
+                command.add(executable.toString());
+                command.addAll(arguments);
+                systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+            } else {
+                command.add(java());
+                systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+                command.add("-jar");
+                command.add(executable.toString());
+                command.addAll(arguments);
+            }
             Path logFile = logDirectory.resolve(name + ".log");
             Process process;
             try {
                 Files.createDirectories(logDirectory);
-                process = new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(logFile.toFile())
-                        .start();
+                ProcessBuilder builder =
+                        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile());
+                builder.environment().putAll(environment);
+                process = builder.start();
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot start " + command, e);
             }
-            RunningApp app = new RunningApp(name, process, URI.create("http://127.0.0.1:" + port + "/"), logFile);
+            RunningApp app =
+                    new RunningApp(name, process, URI.create("http://127.0.0.1:" + port + "/"), otherPorts, logFile);
             RUNNING.add(app);
             try {
                 app.awaitReady(readinessPath, readinessTimeout);
@@ -185,6 +230,11 @@ public final class RunningApp implements AutoCloseable {
             }
             return app;
         }
+    }
+
+    /** The {@code java} of this JVM, so an application runs on the JDK the build runs on. */
+    public static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
     }
 
     private void awaitReady(String path, Duration timeout) {

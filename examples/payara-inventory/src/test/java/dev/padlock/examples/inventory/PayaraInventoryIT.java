@@ -32,10 +32,6 @@ class PayaraInventoryIT {
             System.getProperty("inventory.quarkus-app", "../quarkus-inventory/target/quarkus-app/quarkus-run.jar"));
     static final Path LOGS = Path.of(System.getProperty("inventory.logs", "target/it-logs"));
 
-    static final int STOCK = 100;
-    static final int REQUESTS = 1_000;
-    static final int CLIENT_THREADS = 64;
-
     static final InventoryClient client = new InventoryClient();
     static RedisServer redis;
     static RunningApp payara;
@@ -64,57 +60,24 @@ class PayaraInventoryIT {
 
     @Test
     void payaraSellsExactlyTheStock() {
-        String sku = "apple";
-        client.restock(payara.baseUri(), sku, STOCK);
-
-        ReservationRun run = client.reserveConcurrently(List.of(payara.baseUri()), sku, REQUESTS, CLIENT_THREADS);
-
-        int left = storedLevel(sku);
-        System.out.printf("Payara: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
-        assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
-        assertThat(left).as("stock left").isZero();
-        assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
-        assertThat(run.statuses().keySet())
-                .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
-                .isSubsetOf(200, 409, 503);
-        assertThat(redis.command("KEYS", "padlock:*")).as("locks left").asList().isEmpty();
+        InventoryChecks.sellsExactlyTheStock("Payara", client, redis, List.of(payara.baseUri()), "apple");
     }
 
     /** Payara Micro ships MicroProfile Health, so the portable extension adds Padlock's readiness check there. */
     @Test
     void readinessListsPadlocksCheckUp() {
-        HttpResponse<String> ready = client.health(payara.baseUri(), "health/ready");
-
-        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        assertThat(ready.body())
-                .containsPattern("\\{\\s*\"name\"\\s*:\\s*\"padlock\"\\s*,\\s*\"status\"\\s*:\\s*\"UP\"")
-                .contains("single [" + redis.uri() + "]");
+        InventoryChecks.readinessListsPadlockUp(client.health(payara.baseUri(), "health/ready"), redis);
     }
 
     @Test
     void quarkusAndPayaraTogetherSellExactlyTheStock() {
         try (RunningApp quarkus = startQuarkus("quarkus-beside-payara")) {
             String sku = "cherry";
-            client.restock(quarkus.baseUri(), sku, STOCK);
+            ReservationRun run = InventoryChecks.sellsExactlyTheStock(
+                    "Quarkus + Payara", client, redis, List.of(quarkus.baseUri(), payara.baseUri()), sku);
 
-            ReservationRun run = client.reserveConcurrently(
-                    List.of(quarkus.baseUri(), payara.baseUri()), sku, REQUESTS, CLIENT_THREADS);
-
-            int left = storedLevel(sku);
-            System.out.printf(
-                    "Quarkus + Payara: %s; %d left in stock, %d oversold%n", run, left, run.oversold(STOCK, left));
-            assertThat(run.reserved()).as("confirmed reservations; %s", run).isEqualTo(STOCK);
-            assertThat(left).as("stock left").isZero();
-            assertThat(run.oversold(STOCK, left)).as("oversold").isZero();
             assertThat(run.reservedBy().values()).as("both runtimes sold").allMatch(count -> count > 0);
-            assertThat(run.statuses().keySet())
-                    .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
-                    .isSubsetOf(200, 409, 503);
             assertThat(client.level(payara.baseUri(), sku)).isZero();
-            assertThat(redis.command("KEYS", "padlock:*"))
-                    .as("locks left")
-                    .asList()
-                    .isEmpty();
         }
     }
 
@@ -148,9 +111,5 @@ class PayaraInventoryIT {
             quarkus.close();
             throw e;
         }
-    }
-
-    private static int storedLevel(String sku) {
-        return Integer.parseInt(String.valueOf(redis.command("GET", "inventory:stock:" + sku)));
     }
 }
