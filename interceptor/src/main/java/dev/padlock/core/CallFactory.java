@@ -1,6 +1,7 @@
 package dev.padlock.core;
 
 import dev.padlock.LockNotAcquiredException;
+import dev.padlock.core.client.ConnectionFailure;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.key.KeyRenderer;
 import dev.padlock.core.plan.LockPlan;
@@ -76,7 +77,7 @@ final class CallFactory {
                 failedToStart(interrupted ? LockEvents.Outcome.INTERRUPTED : LockEvents.Outcome.ERROR, acquiring);
                 throw acquirer.notAcquired(
                         names[0],
-                        interrupted ? "the calling thread was interrupted" : "no connection to Redis could be made",
+                        interrupted ? "the calling thread was interrupted" : ConnectionFailure.noConnection(e),
                         interrupted ? e.getCause() : e);
             }
         }
@@ -124,7 +125,7 @@ final class CallFactory {
             } else {
                 failedToStart(LockEvents.Outcome.ERROR, acquiring);
                 call.completeExceptionally(acquirer.notAcquired(
-                        names[0], "no connection to Redis could be made", Acquisition.unwrap(failure)));
+                        names[0], ConnectionFailure.noConnection(failure), Acquisition.unwrap(failure)));
             }
         });
         return call;

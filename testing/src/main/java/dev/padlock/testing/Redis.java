@@ -3,8 +3,10 @@ package dev.padlock.testing;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Starts Redis for a test. Every call starts new processes which the caller must close; tests
@@ -24,6 +26,26 @@ public final class Redis {
             default:
                 return TestcontainersRedis.start();
         }
+    }
+
+    /**
+     * A single node from a redis-server binary, started with {@code options}: a password, ACL users, a TLS port. An
+     * address or a container cannot be set up so; without a binary this fails with {@link NoRedisAvailableException}.
+     */
+    public static RedisServer startServer(ServerOptions options) {
+        RedisSource source = RedisSource.detect(RedisSource.Need.CONFIGURED_NODE);
+        RedisBinary binary = RedisBinary.of(source.binary(), source.origin());
+        AtomicInteger tlsPort = new AtomicInteger(-1);
+        ServerProcess process = startProcess(binary, "redis-server", options.password(), (port, dir) -> {
+            List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
+            if (options.hasTls()) {
+                // A fresh one with each try: a lost race for the plain port may have been for this one.
+                tlsPort.set(Ports.free(false));
+            }
+            args.addAll(options.arguments(dir, tlsPort.get()));
+            return args;
+        });
+        return RedisServer.of(process, options, tlsPort.get());
     }
 
     /** Cluster-enabled nodes from a redis-server binary, with all 16384 slots spread over the masters. */
@@ -70,7 +92,12 @@ public final class Redis {
     }
 
     static ServerProcess startProcess(RedisBinary binary, String role, ServerProcess.Arguments arguments) {
-        ServerProcess process = new ServerProcess(binary, role, false, arguments);
+        return startProcess(binary, role, null, arguments);
+    }
+
+    private static ServerProcess startProcess(
+            RedisBinary binary, String role, String password, ServerProcess.Arguments arguments) {
+        ServerProcess process = new ServerProcess(binary, role, false, password, arguments);
         try {
             process.launch();
             process.awaitLaunched();

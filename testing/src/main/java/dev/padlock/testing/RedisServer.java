@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,7 @@ public final class RedisServer implements AutoCloseable {
     private final String password;
     private final String notControllableBecause;
     private final AutoCloseable release;
+    private final int tlsPort;
     private final Set<RedisProxy> proxies = ConcurrentHashMap.newKeySet();
     private boolean closed;
 
@@ -38,6 +40,19 @@ public final class RedisServer implements AutoCloseable {
             String password,
             String notControllableBecause,
             AutoCloseable release) {
+        this(uri, host, port, process, username, password, notControllableBecause, release, -1);
+    }
+
+    private RedisServer(
+            String uri,
+            String host,
+            int port,
+            ServerProcess process,
+            String username,
+            String password,
+            String notControllableBecause,
+            AutoCloseable release,
+            int tlsPort) {
         this.uri = uri;
         this.host = host;
         this.port = port;
@@ -46,6 +61,7 @@ public final class RedisServer implements AutoCloseable {
         this.password = password;
         this.notControllableBecause = notControllableBecause;
         this.release = release;
+        this.tlsPort = tlsPort;
     }
 
     /** Wraps a process that is already up. */
@@ -53,6 +69,17 @@ public final class RedisServer implements AutoCloseable {
         String host = ServerProcess.HOST;
         int port = process.port();
         return new RedisServer("redis://" + host + ":" + port, host, port, process, null, null, null, null);
+    }
+
+    /**
+     * Wraps a process started with {@code options}: the harness's own commands authenticate with its
+     * {@link ServerOptions#requirePass password}; {@code tlsPort} is -1 without TLS.
+     */
+    static RedisServer of(ServerProcess process, ServerOptions options, int tlsPort) {
+        String host = ServerProcess.HOST;
+        int port = process.port();
+        return new RedisServer(
+                "redis://" + host + ":" + port, host, port, process, null, options.password(), null, null, tlsPort);
     }
 
     static RedisServer atAddress(String address, String origin) {
@@ -118,6 +145,32 @@ public final class RedisServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The TLS port of a server started with {@link ServerOptions#tls()}, beside the plain {@link #port()}.
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public int tlsPort() {
+        if (tlsPort < 0) {
+            throw new IllegalStateException(this + " has no TLS port: start it with ServerOptions.tls()");
+        }
+        return tlsPort;
+    }
+
+    /** {@code rediss://127.0.0.1:<tlsPort()>}. */
+    public String tlsUri() {
+        return "rediss://" + host + ":" + tlsPort();
+    }
+
+    /**
+     * A PKCS12 trust store (password {@link ServerOptions#TRUST_STORE_PASSWORD}) holding the self-signed certificate
+     * of the {@link #tlsPort() TLS port}; it lives in the server's directory and goes with {@link #close()}.
+     */
+    public Path tlsTrustStore() {
+        tlsPort();
+        return SelfSignedCertificate.trustStoreIn(process.directory());
     }
 
     /** Whether stop, kill, start, restart and pid work: only for a redis-server the harness started. */

@@ -38,6 +38,7 @@ public final class RedisSource {
 
     enum Need {
         SINGLE_NODE("a single Redis node"),
+        CONFIGURED_NODE("a Redis node with a password, ACL users or TLS"),
         CLUSTER("a Redis cluster"),
         SENTINEL("a Redis sentinel setup");
 

@@ -49,7 +49,15 @@ final class RespConnection implements Closeable {
 
     /** One round trip; convenience for the many places that need a single command. */
     static Object call(String host, int port, String... args) throws IOException {
+        return callWithPassword(host, port, null, args);
+    }
+
+    /** One round trip as the default user with {@code password} ({@code requirepass}), or none when null. */
+    static Object callWithPassword(String host, int port, String password, String... args) throws IOException {
         try (RespConnection connection = open(host, port)) {
+            if (password != null) {
+                connection.send("AUTH", password);
+            }
             return connection.send(args);
         }
     }

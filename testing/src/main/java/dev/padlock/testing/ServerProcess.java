@@ -53,6 +53,7 @@ final class ServerProcess implements Reaper.Reapable {
     private final RedisBinary binary;
     private final String role;
     private final boolean clusterBus;
+    private final String password;
     private final Arguments arguments;
     private final Path dir;
     private final Path log;
@@ -67,9 +68,15 @@ final class ServerProcess implements Reaper.Reapable {
     private boolean closed;
 
     ServerProcess(RedisBinary binary, String role, boolean clusterBus, Arguments arguments) {
+        this(binary, role, clusterBus, null, arguments);
+    }
+
+    /** @param password the default user's password ({@code requirepass}) the harness sends, or null for none */
+    ServerProcess(RedisBinary binary, String role, boolean clusterBus, String password, Arguments arguments) {
         this.binary = binary;
         this.role = role;
         this.clusterBus = clusterBus;
+        this.password = password;
         this.arguments = arguments;
         try {
             this.dir = Files.createTempDirectory("padlock-redis-");
@@ -135,7 +142,7 @@ final class ServerProcess implements Reaper.Reapable {
             return;
         }
         try {
-            RespConnection.call(HOST, port, "SHUTDOWN", "NOSAVE");
+            RespConnection.callWithPassword(HOST, port, password, "SHUTDOWN", "NOSAVE");
         } catch (IOException expected) {
             // The server drops the connection as it exits; that is the success case.
         } catch (RedisReplyException refused) {
@@ -259,7 +266,8 @@ final class ServerProcess implements Reaper.Reapable {
                                 + " while starting on " + HOST + ":" + port + "; arguments " + args + "\n"
                                 + logTail());
                     }
-                    Map<String, String> server = Info.fields(RespConnection.call(HOST, port, "INFO", "server"));
+                    Map<String, String> server =
+                            Info.fields(RespConnection.callWithPassword(HOST, port, password, "INFO", "server"));
                     long reported = Long.parseLong(server.getOrDefault("process_id", "-1"));
                     // Whoever answers must be our child: another process may have won the port.
                     boolean ours = ProcessHandle.of(reported)

@@ -51,6 +51,9 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
             throw new IllegalStateException("interrupted while Padlock connected to Redis", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof ConnectionFailedException failed) {
+                throw new ConnectionFailedException(failed);
+            }
             throw new IllegalStateException(
                     "Padlock could not connect to Redis (" + settings.describe() + "): " + cause.getMessage(), cause);
         }
@@ -74,9 +77,12 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
             if (failure != null) {
                 LOG.log(
                         System.Logger.Level.WARNING,
-                        () -> "Padlock could not connect to Redis ("
-                                + settings.describe() + "): " + failure.getMessage()
-                                + ". Locked calls fail with LockNotAcquiredException until it can; each call tries again.");
+                        () -> (failure instanceof ConnectionFailedException
+                                        ? failure.getMessage()
+                                        : "Padlock could not connect to Redis (" + settings.describe() + "): "
+                                                + failure.getMessage() + ".")
+                                + " Locked calls fail with LockNotAcquiredException until it can; each call tries"
+                                + " again.");
             }
         });
     }
@@ -105,8 +111,14 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         try {
             created = Redisson.create(settings.toRedissonConfig(loader));
         } catch (Throwable t) {
-            lastFailure = t;
-            attempt.completeExceptionally(t);
+            // Redisson's own text only says "Unable to connect to Redis server: host:port": say why, and what to
+            // check. A config file's problem is worded already; an Error (a class missing from the deployment) is
+            // no connection failure at all.
+            Throwable failed = t instanceof RedissonConfigs.ConfigFileException || t instanceof Error
+                    ? t
+                    : new ConnectionFailedException(settings.describe(), ConnectionFailure.of(t, settings), t);
+            lastFailure = failed;
+            attempt.completeExceptionally(failed);
             return;
         }
         synchronized (guard) {

@@ -5,6 +5,7 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.Problems;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import org.redisson.config.Config;
  * @param mode the topology; {@code null} with a config file
  * @param addresses the server (single) or the nodes or sentinels; empty with a config file
  * @param watchdogTimeout {@code padlock.watchdog-timeout} when set, else {@code null}: see {@link #toRedissonConfig}
+ * @param addressKey the key that names the servers, for messages: {@code padlock.redis.address}, {@code .nodes} or
+ *     {@code .config-file}, or where an integration took the address from ({@link #withAddressFrom})
  */
 public record RedisConnectionSettings(
         Mode mode,
@@ -28,7 +31,8 @@ public record RedisConnectionSettings(
         String password,
         Integer database,
         String configFile,
-        Duration watchdogTimeout) {
+        Duration watchdogTimeout,
+        String addressKey) {
 
     public static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
     public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
@@ -54,7 +58,8 @@ public record RedisConnectionSettings(
 
     /** A Redisson YAML file (path or class-path resource) describes the whole connection. */
     static RedisConnectionSettings fromFile(String configFile, Duration watchdogTimeout) {
-        return new RedisConnectionSettings(null, List.of(), null, null, null, null, configFile, watchdogTimeout);
+        return new RedisConnectionSettings(
+                null, List.of(), null, null, null, null, configFile, watchdogTimeout, ConfigKeys.REDIS_CONFIG_FILE);
     }
 
     /** A topology Padlock configures from the keys; the nullable parts are those left unset. */
@@ -73,7 +78,18 @@ public record RedisConnectionSettings(
                 credentials.password(),
                 database,
                 null,
-                watchdogTimeout);
+                watchdogTimeout,
+                mode == Mode.SINGLE ? ConfigKeys.REDIS_ADDRESS : ConfigKeys.REDIS_NODES);
+    }
+
+    /**
+     * These settings, with the address read from another key than Padlock's own: what an integration bridged into
+     * {@code padlock.redis.address} (Quarkus: {@code quarkus.redis.hosts}), so that a failure names the key the user
+     * actually set.
+     */
+    public RedisConnectionSettings withAddressFrom(String key) {
+        return new RedisConnectionSettings(
+                mode, addresses, masterName, username, password, database, configFile, watchdogTimeout, key);
     }
 
     /** {@code padlock.redis.username} and {@code .password}, each {@code null} when unset. */
@@ -137,6 +153,36 @@ public record RedisConnectionSettings(
             return address.substring(0, start) + "***@" + address.substring(at + 1);
         }
         return address;
+    }
+
+    /**
+     * The texts that must never reach a message: the configured password, and any password in an address's user
+     * info ({@code redis://user:secret@host}).
+     */
+    List<String> secrets() {
+        List<String> secrets = new ArrayList<>();
+        if (password != null && !password.isEmpty()) {
+            secrets.add(password);
+        }
+        for (String address : addresses) {
+            int scheme = address.indexOf("://");
+            int start = scheme >= 0 ? scheme + 3 : 0;
+            int at = address.lastIndexOf('@');
+            if (at > start) {
+                String userInfo = address.substring(start, at);
+                // user:password, or a lone password (redis://secret@host is taken as one)
+                String secret = userInfo.substring(userInfo.indexOf(':') + 1);
+                if (!secret.isEmpty()) {
+                    secrets.add(secret);
+                }
+            }
+        }
+        return List.copyOf(secrets);
+    }
+
+    /** Whether any address carries user info, which Redisson takes as username and password. */
+    boolean addressHasUserInfo() {
+        return addresses.stream().anyMatch(a -> a.lastIndexOf('@') > a.indexOf("://"));
     }
 
     /** Where Padlock connects, for a log line; never the password. */

@@ -1,16 +1,13 @@
 package dev.padlock.core.client;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.redisnode.BaseRedisNodes;
 import org.redisson.api.redisnode.RedisNodes;
@@ -23,8 +20,8 @@ import org.redisson.config.Config;
  *
  * <p>A check never waits for Padlock's own client to connect (it answers "connecting" instead), and pings every
  * node for at most {@link #TIMEOUT}. It never shows the password: the address is
- * {@link RedisConnectionSettings#describe()}, and a failure's text has any user info of an address and the
- * configured password struck out.
+ * {@link RedisConnectionSettings#describe()}, and a failure is worded by {@link ConnectionFailure}, which strikes
+ * out any user info of an address and the configured password.
  */
 public final class RedisReachability {
 
@@ -42,17 +39,14 @@ public final class RedisReachability {
     /** What the check shows as the address when the application provides the client. */
     public static final String APPLICATION_CLIENT = "the application's own RedissonClient";
 
-    /** User info in an address ({@code redis://user:password@host}), wherever it appears in a message. */
-    private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]*@");
-
     /**
      * A readiness answer, plain so that each integration can render it its own way.
      *
      * @param up whether every node answered PING within {@link #TIMEOUT}
      * @param address where Padlock connects, as {@link RedisConnectionSettings#describe()} says (never a password),
      *     or {@link #APPLICATION_CLIENT}
-     * @param reason why it is down: {@code "connecting"}, or a text that names the exception type; {@code null}
-     *     when up
+     * @param reason why it is down: {@code "connecting"}, or the cause and the keys to check, as
+     *     {@link ConnectionFailure#summary()} words them; {@code null} when up
      */
     public record Result(boolean up, String address, String reason) {
 
@@ -68,15 +62,15 @@ public final class RedisReachability {
     }
 
     private final String address;
-    /** The configured password and any in an address, struck from failure texts. */
-    private final List<String> secrets;
+    /** Padlock's settings, which name the keys a failure's fix points at; {@code null} for the application's client. */
+    private final RedisConnectionSettings settings;
 
     private final Supplier<CompletableFuture<RedissonClient>> client;
 
     private RedisReachability(
-            String address, List<String> secrets, Supplier<CompletableFuture<RedissonClient>> client) {
+            String address, RedisConnectionSettings settings, Supplier<CompletableFuture<RedissonClient>> client) {
         this.address = address;
-        this.secrets = List.copyOf(secrets);
+        this.settings = settings;
         this.client = client;
     }
 
@@ -86,7 +80,7 @@ public final class RedisReachability {
      */
     public static RedisReachability of(ManagedClient managed) {
         RedisConnectionSettings settings = managed.settings();
-        return new RedisReachability(settings.describe(), secrets(settings), () -> {
+        return new RedisReachability(settings.describe(), settings, () -> {
             RedissonClient connected = managed.getNow();
             if (connected != null) {
                 return CompletableFuture.completedFuture(connected);
@@ -102,7 +96,7 @@ public final class RedisReachability {
 
     /** The application's own client, looked up when the check runs. */
     public static RedisReachability ofApplicationClient(Supplier<RedissonClient> client) {
-        return new RedisReachability(APPLICATION_CLIENT, List.of(), () -> {
+        return new RedisReachability(APPLICATION_CLIENT, null, () -> {
             try {
                 return CompletableFuture.completedFuture(client.get());
             } catch (RuntimeException e) {
@@ -125,7 +119,10 @@ public final class RedisReachability {
             return down("not every Redis node answered PING within " + TIMEOUT.toSeconds() + " s");
         } catch (RuntimeException e) {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            return down(describe(cause));
+            ConnectionFailure failure = cause instanceof ConnectionFailedException failed
+                    ? failed.failure()
+                    : ConnectionFailure.of(cause, settings);
+            return down(failure.summary());
         }
     }
 
@@ -145,50 +142,5 @@ public final class RedisReachability {
 
     private Result down(String reason) {
         return new Result(false, address, reason);
-    }
-
-    /**
-     * The exception's type always, then its message when it has one: a timeout without a message must not read
-     * "null". The cause's type too, when it says more (a connection failure wrapping a refused connection).
-     */
-    private String describe(Throwable failure) {
-        StringBuilder text = new StringBuilder(failure.getClass().getSimpleName());
-        if (failure.getMessage() != null && !failure.getMessage().isBlank()) {
-            text.append(": ").append(failure.getMessage());
-        }
-        Throwable cause = failure.getCause();
-        if (cause != null && cause != failure) {
-            text.append(" (").append(cause.getClass().getSimpleName());
-            if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
-                text.append(": ").append(cause.getMessage());
-            }
-            text.append(')');
-        }
-        return masked(text.toString());
-    }
-
-    private String masked(String text) {
-        String masked = USER_INFO.matcher(text).replaceAll("***@");
-        for (String secret : secrets) {
-            masked = masked.replace(secret, "***");
-        }
-        return masked;
-    }
-
-    private static List<String> secrets(RedisConnectionSettings settings) {
-        List<String> secrets = new ArrayList<>();
-        if (settings.password() != null && !settings.password().isEmpty()) {
-            secrets.add(settings.password());
-        }
-        for (String address : settings.addresses()) {
-            int scheme = address.indexOf("://");
-            int at = address.lastIndexOf('@');
-            int colon = address.indexOf(':', scheme + 3);
-            if (scheme >= 0 && at > colon && colon > scheme) {
-                secrets.add(address.substring(colon + 1, at));
-            }
-        }
-        secrets.removeIf(String::isEmpty);
-        return secrets;
     }
 }

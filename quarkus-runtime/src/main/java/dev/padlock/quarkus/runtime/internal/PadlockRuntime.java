@@ -80,7 +80,8 @@ public final class PadlockRuntime {
             RedisConnectionSettings.ignoredWithApplicationClient(ConfigView.of(ConfigProvider.getConfig()))
                     .ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         }
-        managedClient = new ManagedClient(setup.redis(), loader);
+        managedClient = new ManagedClient(
+                QuarkusRedisHosts.namingTheSource(setup.redis(), ConfigView.of(ConfigProvider.getConfig())), loader);
         if (!applicationHasClient()) {
             // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
             managedClient.connectInBackground();

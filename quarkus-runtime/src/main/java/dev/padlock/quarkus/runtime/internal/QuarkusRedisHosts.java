@@ -1,5 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
+import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import java.util.Optional;
@@ -32,6 +33,15 @@ public final class QuarkusRedisHosts {
             return config;
         }
         return key -> key.equals(ConfigKeys.REDIS_ADDRESS) ? address : config.raw(key);
+    }
+
+    /**
+     * {@code settings} read from {@link #bridge bridge(config)}, naming {@code quarkus.redis.hosts} as where the
+     * address came from when it did: a connection failure then points at the key the user set.
+     */
+    static RedisConnectionSettings namingTheSource(RedisConnectionSettings settings, ConfigView config) {
+        boolean bridged = !padlockConfigured(config) && config.get(HOSTS).isPresent();
+        return bridged ? settings.withAddressFrom(HOSTS) : settings;
     }
 
     /**
