@@ -10,7 +10,6 @@ import dev.padlock.Locks;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
@@ -27,19 +26,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RedisExtension.class)
 class LocksLeaseLossTest {
-
-    @ApplicationScoped
-    public static class Losses {
-        private final List<LockLost> seen = new CopyOnWriteArrayList<>();
-
-        void record(@Observes LockLost loss) {
-            seen.add(loss);
-        }
-
-        public List<LockLost> seen() {
-            return seen;
-        }
-    }
 
     @ApplicationScoped
     public static class Work {
@@ -72,10 +58,10 @@ class LocksLeaseLossTest {
         try (Deployment app = Deployment.start(
                         Map.of("padlock.redis.address", redis.uri(), "padlock.locks.\"strict\".on-lease-lost", "throw"),
                         Work.class,
-                        Losses.class);
+                        LeaseLossTest.Losses.class);
                 LeaseLossTest.Capture capture = LeaseLossTest.Capture.warnings(warnings)) {
             Work work = app.bean(Work.class);
-            Losses losses = app.bean(Losses.class);
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
 
             assertThat(work.overrun("short", 0)).as("control: within its lease").isTrue();
             assertThat(losses.seen()).isEmpty();
