@@ -15,8 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,6 +29,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RedisExtension.class)
 class LiveLocksTest {
+
+    /**
+     * A thread per call: the calls block, and CompletableFuture's default pool may run them one at a time (on a
+     * 2-core machine JDK 25 gives it one thread, where JDK 17 started a thread per task).
+     */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @ApplicationScoped
     public static class Work {
@@ -52,10 +61,10 @@ class LiveLocksTest {
             CountDownLatch done = new CountDownLatch(1);
             List<CompletableFuture<String>> calls = new ArrayList<>();
             try {
-                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done))));
+                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done)), threads));
                 LiveLocks holding = await(engine, live -> !live.held().isEmpty());
-                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done))));
-                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done))));
+                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done)), threads));
+                calls.add(CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil("a-1", done)), threads));
                 LiveLocks queued = await(
                         engine,
                         live -> !live.queues().isEmpty() && live.queues().get(0).waiting() == 2);
@@ -89,7 +98,8 @@ class LiveLocksTest {
             Work work = app.bean(Work.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);
             CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> uncheck(() -> work.overrun(done)));
+            CompletableFuture<String> call =
+                    CompletableFuture.supplyAsync(() -> uncheck(() -> work.overrun(done)), threads);
             try {
                 LiveLocks lost = await(engine, live -> !live.recentLosses().isEmpty());
                 assertThat(lost.recentLosses()).singleElement().satisfies(loss -> {
@@ -113,6 +123,11 @@ class LiveLocksTest {
                     .as("the loss stays in the recent list after the call")
                     .hasSize(1);
         }
+    }
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
     }
 
     /** Polls the picture until it shows what the test waits for; fails after 20 s (a bound, not a speed claim). */

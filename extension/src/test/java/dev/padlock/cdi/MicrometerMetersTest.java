@@ -17,7 +17,10 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +34,12 @@ class MicrometerMetersTest {
 
     /** Unlike any lock name or type, so a tag holding a rendered key would show it. */
     private static final String SKU = "sku-4711";
+
+    /**
+     * The holder and the waiter block at the same time, each on a thread of its own: CompletableFuture's default pool
+     * may have only one (JDK 25 on a 2-core machine), and then the waiter would not start until the holder ended.
+     */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
 
     public static class Registry {
         @Produces
@@ -81,20 +90,22 @@ class MicrometerMetersTest {
 
             CountDownLatch entered = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
-                try {
-                    stock.hold(SKU, entered, done);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Void> holder = CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            stock.hold(SKU, entered, done);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    },
+                    threads);
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(gauge(registry, "padlock.lock.active", "stock")).isEqualTo(1);
 
             assertThat(catchThrowable(() -> stock.reserveNow(SKU))).isInstanceOf(LockNotAcquiredException.class);
             assertThat(stock.reserveIfFree(SKU)).as("skipped").isNull();
 
-            CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> stock.reserve(SKU));
+            CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> stock.reserve(SKU), threads);
             awaitGauge(registry, "padlock.lock.waiting", "stock", 1);
             Thread.sleep(1_000); // a watchdog-mode hold of over a third of the 1 s lease is renewed
             done.countDown();
@@ -143,6 +154,11 @@ class MicrometerMetersTest {
                                 .noneMatch(value -> value.contains(SKU) || value.contains("padlock:"));
                     });
         }
+    }
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
     }
 
     private static long acquire(MeterRegistry registry, String lock, String outcome) {
