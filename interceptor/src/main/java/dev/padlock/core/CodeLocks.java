@@ -140,17 +140,22 @@ final class CodeLocks implements Locks {
 
     private static void checkKey(Settings settings, Object[] keys, int index) {
         Object key = keys[index];
-        String which = keys.length == 1 ? "the key" : "key " + index + " " + Arrays.toString(keys);
         if (key == null) {
-            throw new IllegalArgumentException(settings.display() + ": " + which
+            throw new IllegalArgumentException(settings.display() + ": " + which(keys, index)
                     + " is null, so no lock can be named for it and nothing ran. Pass a non-null key");
         }
         Optional<KeyBinder.Unstable> unstable = UNSTABLE_KEYS.get(key.getClass());
         if (unstable.isPresent()) {
-            throw new IllegalArgumentException(
-                    settings.display() + ": " + which + " would not name one lock for" + " equal values: "
-                            + unstable.get().reason() + ". " + unstable.get().fix());
+            throw new IllegalArgumentException(settings.display() + ": " + which(keys, index)
+                    + " would not name one lock for equal values: "
+                    + unstable.get().reason() + ". "
+                    + unstable.get().fix());
         }
+    }
+
+    /** How a message names the key at {@code index}: built only when a key is refused, not on every call. */
+    private static String which(Object[] keys, int index) {
+        return keys.length == 1 ? "the key" : "key " + index + " " + Arrays.toString(keys);
     }
 
     /**
