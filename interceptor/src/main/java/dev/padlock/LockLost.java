@@ -46,6 +46,12 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
                         + " the method, or renewals that did not get through: Redis slow or unreachable, or this JVM"
                         + " paused), so another caller may run at the same time. Use a longer lease-time, or none so"
                         + " Padlock renews the lock; call LockContext.checkHeld() before irreversible steps.";
+            case HAND_OFF ->
+                head + " was handed on to this call by the previous holder in this application, but Redis no longer"
+                        + " held it when asked as this call started, " + after + " after it took the key over: it was"
+                        + " lost (Redis restarted, flushed or failed over, or the lease ran out) while the previous"
+                        + " holder ran, so another caller may run at the same time. Protect the data with a FENCED"
+                        + " lock's token; call LockContext.checkHeld() before irreversible steps.";
             case UNCONFIRMED ->
                 head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
                         + " reached to renew or release it (" + cause + "), so another caller may have run at the"
@@ -69,6 +75,12 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
          * Redis could not be reached to renew the lock within its lease, or to release it: Padlock cannot confirm
          * the lock was held throughout (a Redis that restarted without persistence has forgotten it).
          */
-        UNCONFIRMED
+        UNCONFIRMED,
+        /**
+         * The lock was handed to this call by the call of this application that held it before (local hand-off, see
+         * {@code padlock.hand-off-limit}), and Redis, asked as this call started, no longer held it: it was lost while
+         * the previous holder ran. That holder is told too (with {@link #RELEASE}), before it returns.
+         */
+        HAND_OFF
     }
 }

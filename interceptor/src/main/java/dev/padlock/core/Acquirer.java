@@ -1,16 +1,24 @@
 package dev.padlock.core;
 
+import dev.padlock.LockException;
+import dev.padlock.LockLost;
 import dev.padlock.LockNotAcquiredException;
+import dev.padlock.LockType;
 import dev.padlock.OnFailure;
+import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.LockKind;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
 
 /**
  * Takes one method's locks for a call, in order, within one wait budget, without blocking: each key first in the
- * application's {@link LocalTurns} queue when its kind takes turns, then from Redis. Whatever goes wrong (not free,
- * no answer, the caller gave up), what was taken is released. Built once per method.
+ * application's {@link LocalTurns} queue when its kind takes turns, then from Redis (or from the call that held it
+ * before, see {@link HandOff}). Whatever goes wrong (not free, no answer, the caller gave up, a failure of Padlock's
+ * own), what was taken is released and the turns are passed on. Built once per method.
  */
 final class Acquirer {
 
@@ -26,41 +34,51 @@ final class Acquirer {
      */
     private final boolean endsOnReturn;
 
+    private final LockKind kind;
     private final LocalTurns turns;
     private final LeaseRenewal renewal;
     private final Releaser releaser;
+    private final RedisClientSource client;
     /** Whom {@link #renewal} asks about the calls it watches. */
     private final LeaseHolder holder;
+    /** Whether this method's calls hand their keys on: only then do they check a hold early ({@link #takeNext}). */
+    private final boolean handsOn;
 
     Acquirer(
             LockPlan plan,
             long leaseMillis,
             boolean fenced,
             boolean endsOnReturn,
+            LockKind kind,
             LocalTurns turns,
             EngineServices services,
-            LeaseHolder holder) {
+            LeaseHolder holder,
+            boolean handsOn) {
         this.plan = plan;
         this.waitMillis = plan.settings().waitTime().toMillis();
         this.leaseMillis = leaseMillis;
         this.fenced = fenced;
         this.endsOnReturn = endsOnReturn;
+        this.kind = kind;
         this.turns = turns;
         this.renewal = services.renewal();
         this.releaser = services.releaser();
+        this.client = services.client();
         this.holder = holder;
+        this.handsOn = handsOn;
     }
 
     /**
      * Takes every lock of the call in order within one wait budget without blocking the caller. Completes with false
-     * when one was not free and the caller chose SKIP, or with {@link LockNotAcquiredException}; on any failure, and
-     * when the result is cancelled, the locks taken are released.
+     * when one was not free and the caller chose SKIP, with {@link LockNotAcquiredException}, or with a {@link
+     * LockException} for a nested call that can never share its caller's hold; on any failure, and when the result is
+     * cancelled, the locks taken are released.
      */
     CompletableFuture<Boolean> acquireAllAsync(LockedCall call) {
         if (call.sharesHolds()) {
-            LockNotAcquiredException refused = refusedNested(call);
+            LockException refused = refusedNested(call);
             if (refused != null) {
-                ended(call, LockEvents.Outcome.NOT_ACQUIRED, System.nanoTime());
+                ended(call, LockEvents.Outcome.REFUSED, System.nanoTime());
                 return CompletableFuture.failedFuture(refused);
             }
         }
@@ -74,24 +92,36 @@ final class Acquirer {
     /**
      * Why a call nested in one that holds some of its keys cannot share that hold, or {@code null} when it can: it
      * can when its work ends before the enclosing call's does, which only a blocking method promises (its work is
-     * done when it returns, inside the enclosing method); and only while the enclosing hold is not lost.
+     * done when it returns, inside the enclosing method); when the enclosing hold gives it the access it needs (a
+     * read lock is never upgraded to a write lock); and only while the enclosing hold is not lost. The first two are
+     * misuse that no retry can fix, so they are a {@link LockException}, not a {@link LockNotAcquiredException}.
      */
-    private LockNotAcquiredException refusedNested(LockedCall call) {
+    private LockException refusedNested(LockedCall call) {
         for (int i = 0; i < call.locks.length; i++) {
             if (!call.sharesHold(i)) {
                 continue;
             }
             LockedCall host = call.host(i);
             String key = call.locks[i].getName();
+            String head = "Lock " + key + " for " + plan.method() + " cannot be taken inside the enclosing call to "
+                    + host.facts.method() + ", which holds this key";
             if (!endsOnReturn) {
-                return notAcquired(
-                        key,
-                        "the enclosing call to " + host.facts.method() + " holds this key, and a nested call returning "
-                                + returnedType()
-                                + " cannot share that hold (its result may complete after the enclosing call released"
-                                + " the key), nor wait for it (it would wait for its own caller). Make this method"
-                                + " return its result directly, or call it outside the enclosing call",
-                        null);
+                return new LockException(head + ": a nested call returning " + returnedType()
+                        + " can neither share that hold (its result may complete after the enclosing call released"
+                        + " the key) nor wait for it (it would wait for its own caller), so it was refused at once."
+                        + " Make this method return its result directly, or call it outside the enclosing call");
+            }
+            LockType held = host.facts.type();
+            LockType wanted = call.facts.type();
+            if (held != wanted && !(held == LockType.WRITE && wanted == LockType.READ)) {
+                return new LockException(head + " as a " + held + " lock, which cannot be shared by a " + wanted
+                        + " lock"
+                        + (held == LockType.READ && wanted == LockType.WRITE
+                                ? ": a read lock cannot be upgraded to a write lock (other readers may hold the key"
+                                        + " beside it, and Redis grants a write lock only once every reader left,"
+                                        + " this call's own caller included)."
+                                        + " Take the WRITE lock in the enclosing call, or call this method outside it"
+                                : ". Use one lock type for every method that can reach the key"));
             }
             if (host.isLost(call.hostIndex(i))) {
                 return notAcquired(
@@ -135,7 +165,7 @@ final class Acquirer {
         if (turn.getNow(false)) {
             // granted at once, the common case: no other call of the application holds the key (or its holder
             // handed it over just now, before this line: then with its hold)
-            withTurn(call, index, key, LocalTurns.handedOver(turn), wait, lease, deadline, result);
+            withTurn(call, index, turn, wait, lease, deadline, result);
             return;
         }
         result.whenComplete((taken, failure) -> {
@@ -153,15 +183,7 @@ final class Acquirer {
             }
             if (Boolean.TRUE.equals(mine)) {
                 // what is left of the wait goes to Redis
-                withTurn(
-                        call,
-                        index,
-                        key,
-                        LocalTurns.handedOver(turn),
-                        remainingMillis(deadline),
-                        lease,
-                        deadline,
-                        result);
+                withTurn(call, index, turn, remainingMillis(deadline), lease, deadline, result);
             } else {
                 notFree(call, index, deadline, result);
             }
@@ -183,38 +205,85 @@ final class Acquirer {
     }
 
     /**
-     * The call has the turn for lock {@code index}: adopts the key when the turn came with its Redis {@code hold}
-     * (see {@link HandOff}), else asks Redis for it; unless the call is over already.
+     * The call has the turn for lock {@code index}: adopts the key when the turn came with its Redis hold (see {@link
+     * HandOff}), else asks Redis for it (first giving way to other applications when the turn says so); unless the
+     * call is over already. Runs on whichever thread granted the turn (often the previous holder's): a failure of its
+     * own must not leave the turn or a handed hold behind, so whatever it throws releases the call and fails it.
      */
     private void withTurn(
             LockedCall call,
             int index,
-            String key,
-            HandOff.Hold hold,
+            CompletableFuture<Boolean> turn,
             long wait,
             long lease,
             long deadline,
             CompletableFuture<Boolean> result) {
-        if (!call.tookTurn(index)) {
-            // the call is being released already
-            if (hold == null) {
-                turns.pass(key);
+        String key = call.locks[index].getName();
+        HandOff.Hold hold = LocalTurns.handedOver(turn);
+        try {
+            if (!call.tookTurn(index)) {
+                // the call is being released already
+                if (hold == null) {
+                    turns.pass(key);
+                } else {
+                    // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
+                    giveBack(call.locks[index], hold).whenComplete((ignored, failure) -> turns.pass(key));
+                }
+            } else if (hold != null) {
+                adopt(call, index, hold, lease, deadline, result);
+            } else if (result.isDone()) {
+                releaser.releaseAllLater(call); // the caller cancelled meanwhile
             } else {
-                // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
-                Acquisition.unlock(call.locks[index], hold.owner()).whenComplete((ignored, failure) -> turns.pass(key));
+                long yield = Math.min(LocalTurns.yieldOf(turn), TimeUnit.MILLISECONDS.toNanos(wait));
+                if (yield <= 0) {
+                    attempt(call, index, wait, lease, deadline, result);
+                } else {
+                    // the key was just unlocked while other applications wait for it in Redis: let them take it
+                    CompletableFuture.delayedExecutor(yield, TimeUnit.NANOSECONDS, Runnable::run)
+                            .execute(() -> attemptAfterYield(call, index, lease, deadline, result));
+                }
             }
-        } else if (hold != null) {
-            adopt(call, index, hold, lease, deadline, result);
-        } else if (result.isDone()) {
-            releaser.releaseAllLater(call); // the caller cancelled meanwhile
-        } else {
-            attempt(call, index, wait, lease, deadline, result);
+        } catch (Throwable t) {
+            failed(call, result, deadline, t);
+        }
+    }
+
+    private void attemptAfterYield(
+            LockedCall call, int index, long lease, long deadline, CompletableFuture<Boolean> result) {
+        try {
+            if (result.isDone()) {
+                releaser.releaseAllLater(call); // the caller cancelled meanwhile; passes the turn
+            } else {
+                attempt(call, index, remainingMillis(deadline), lease, deadline, result);
+            }
+        } catch (Throwable t) {
+            failed(call, result, deadline, t);
         }
     }
 
     /**
-     * Lock {@code index} was handed to the call, held in Redis: taken without a Redis command, then on to the next
-     * lock. A caller that gave up meanwhile releases it (or hands it on) like any lock it took.
+     * A hold handed to a call that cannot adopt it any more: unlocked in Redis, owner-checked, and the unlock's answer
+     * given to the call that handed it on, as an adopter's check would have been.
+     */
+    private static CompletableFuture<Void> giveBack(RLock lock, HandOff.Hold hold) {
+        return Acquisition.unlock(lock, hold.owner()).handle((ignored, failure) -> {
+            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+            if (cause == null) {
+                hold.confirmed().complete(true);
+            } else if (cause instanceof IllegalMonitorStateException) {
+                hold.confirmed().complete(false);
+            } else {
+                hold.confirmed().completeExceptionally(cause);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Lock {@code index} was handed to the call, held in Redis: taken without waiting, then on to the next lock. At
+     * once, Redis is asked whether the hold is still there ({@link #check}): the answer tells the call that handed it
+     * on whether it held the key to its end, and this call whether it may hand the key on in turn. A caller that gave
+     * up meanwhile releases it (or hands it on) like any lock it took.
      */
     private void adopt(
             LockedCall call,
@@ -225,15 +294,52 @@ final class Acquirer {
             CompletableFuture<Boolean> result) {
         call.adopt(index, hold);
         call.markTaken(index + 1);
+        check(call, index, hold);
+        if (leaseMillis > 0) {
+            // the adopter's own fixed lease is owed from now, whatever the settings of the call that handed it on
+            call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+        }
+        // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
+        call.watched = true;
+        renewal.watch(call, holder);
         if (result.isDone()) {
             releaser.releaseAllLater(call); // the caller cancelled meanwhile
             return;
         }
-        call.handOff().adopted(call, index);
-        // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
-        call.watched = true;
-        renewal.watch(call, holder);
         takeNext(call, index + 1, lease, deadline, result);
+    }
+
+    /**
+     * Asks Redis whether the owner of lock {@code index} still holds it, while {@code call} holds it; with {@code
+     * handed}, the hold it was handed, whose previous holder waits for the answer. "Not held" is a loss of this call
+     * ({@code HAND_OFF} for an adopted hold, {@code RENEWAL} otherwise), recorded before the previous holder and a
+     * release of this call hear the answer.
+     */
+    static void check(LockedCall call, int index, HandOff.Hold handed) {
+        call.beginCheck();
+        CompletableFuture<Boolean> check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+        call.checked(index, check);
+        check.whenComplete((held, failure) -> {
+            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+            try {
+                if (cause == null && !Boolean.TRUE.equals(held)) {
+                    LockLosses.lostWhileHeld(
+                            call,
+                            index,
+                            handed != null ? LockLost.Detection.HAND_OFF : LockLost.Detection.RENEWAL,
+                            null);
+                }
+            } finally {
+                if (handed != null) {
+                    if (cause == null) {
+                        handed.confirmed().complete(Boolean.TRUE.equals(held));
+                    } else {
+                        handed.confirmed().completeExceptionally(cause);
+                    }
+                }
+                call.renewalAnswered(cause);
+            }
+        });
     }
 
     private static long remainingMillis(long deadline) {
@@ -257,39 +363,118 @@ final class Acquirer {
                     : Acquisition.tryLock(lock, wait, lease, call.owner);
         } catch (RuntimeException e) {
             // e.g. the client shut down under the call: nothing may stay held or registered for renewal
-            releaser.releaseAllLater(call);
-            if (result.completeExceptionally(e)) {
-                ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
-            }
+            failed(call, result, deadline, e);
             return;
         }
         attempt.whenComplete((taken, failure) -> {
-            if (failure == null && Boolean.TRUE.equals(taken)) {
-                call.confirmed(index, sent, lease);
-                call.markTaken(index + 1);
-                if (!call.watched) {
-                    call.watched = true;
-                    renewal.watch(call, holder);
+            try {
+                if (failure != null) {
+                    // No answer is not "not taken": the script may have run (a timeout while the server was slow or
+                    // paused). Undo it like a taken lock; the owner-checked unlock finds nothing if it had not.
+                    call.inDoubt = index;
+                    call.markTaken(index + 1);
+                    releaser.releaseAllLater(call);
+                    if (result.completeExceptionally(
+                            notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)))) {
+                        ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
+                    }
+                } else if (!Boolean.TRUE.equals(taken)) {
+                    notFree(call, index, deadline, result);
+                } else if (System.nanoTime() - sent > waitedLongerThan(lease)) {
+                    confirmAfterWait(call, index, lease, deadline, result);
+                } else {
+                    taken(call, index, sent, lease, deadline, result);
                 }
+            } catch (Throwable t) {
+                failed(call, result, deadline, t);
             }
-            if (failure != null) {
-                // No answer is not "not taken": the script may have run (a timeout while the server was slow or
-                // paused). Undo it like a taken lock; the owner-checked unlock finds nothing if it had not.
+        });
+    }
+
+    /**
+     * How long an acquisition may take before its lease can no longer be timed from when it was sent: Redisson's
+     * {@code tryLock(wait, ...)} runs the lock script again each time the key is released, so the script that
+     * succeeded may have run long after the first was sent. Up to the drift margin, the deadline is then early by
+     * less than the margin it already keeps; beyond, the hold is confirmed before the method runs.
+     */
+    private static long waitedLongerThan(long leaseMillis) {
+        return LeaseBook.driftMarginNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+    }
+
+    /**
+     * Lock {@code index} was granted after a wait in Redis: extends its lease to the full lease, owner-checked, and
+     * times the deadline from that, so that a caller that waited longer than its lease is not told at once that it
+     * lost a lock it holds. One round trip, only for calls that waited in Redis.
+     */
+    private void confirmAfterWait(
+            LockedCall call, int index, long lease, long deadline, CompletableFuture<Boolean> result) {
+        RLock lock = call.locks[index];
+        long sent = System.nanoTime();
+        RedissonClient redisson = client.getNow();
+        CompletableFuture<Boolean> confirmation;
+        try {
+            confirmation = kind.renew(redisson, lock, call.owner, lease).toCompletableFuture();
+        } catch (RuntimeException e) {
+            confirmation = CompletableFuture.failedFuture(e);
+        }
+        confirmation.whenComplete((held, failure) -> {
+            try {
+                if (failure == null && Boolean.TRUE.equals(held)) {
+                    taken(call, index, sent, lease, deadline, result);
+                    return;
+                }
+                // Granted, then not confirmed: released (owner-checked) like a lock in doubt, and the call fails.
                 call.inDoubt = index;
                 call.markTaken(index + 1);
                 releaser.releaseAllLater(call);
+                String reason = failure != null
+                        ? "Redis could not be asked to confirm the lock it had granted after the wait"
+                        : "the lock Redis granted after the wait had expired before Padlock could confirm it";
                 if (result.completeExceptionally(
-                        notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)))) {
-                    ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
+                        notAcquired(lock.getName(), reason, failure == null ? null : Acquisition.unwrap(failure)))) {
+                    ended(
+                            call,
+                            failure != null ? LockEvents.Outcome.ERROR : LockEvents.Outcome.NOT_ACQUIRED,
+                            deadline - waitMillis * 1_000_000);
                 }
-            } else if (!Boolean.TRUE.equals(taken)) {
-                notFree(call, index, deadline, result);
-            } else if (result.isDone()) {
-                releaser.releaseAllLater(call); // the caller cancelled meanwhile
-            } else {
-                takeNext(call, index + 1, lease, deadline, result);
+            } catch (Throwable t) {
+                failed(call, result, deadline, t);
             }
         });
+    }
+
+    /**
+     * Lock {@code index} is the call's, confirmed by a command sent at {@code sent}: watched from now on, checked
+     * early when callers of this application wait for it already (so that handing it on waits for nothing), then on to
+     * the next lock.
+     */
+    private void taken(
+            LockedCall call, int index, long sent, long lease, long deadline, CompletableFuture<Boolean> result) {
+        call.confirmed(index, sent, lease);
+        call.markTaken(index + 1);
+        if (handsOn && call.hasLocalWaiters(index)) {
+            check(call, index, null);
+        }
+        if (!call.watched) {
+            call.watched = true;
+            renewal.watch(call, holder);
+        }
+        if (result.isDone()) {
+            releaser.releaseAllLater(call); // the caller cancelled meanwhile
+        } else {
+            takeNext(call, index + 1, lease, deadline, result);
+        }
+    }
+
+    /**
+     * A failure of Padlock's own, or of the client, while taking the call's locks: what was taken is released (the
+     * turns with it) and the caller gets the failure.
+     */
+    private void failed(LockedCall call, CompletableFuture<Boolean> result, long deadline, Throwable failure) {
+        releaser.releaseAllLater(call);
+        if (result.completeExceptionally(failure)) {
+            ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
+        }
     }
 
     /** Lock {@code index} was not free within the wait: release what the call took, then skip or fail. */

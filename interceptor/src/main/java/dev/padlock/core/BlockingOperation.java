@@ -4,8 +4,9 @@ import dev.padlock.core.plan.LockPlan;
 import jakarta.interceptor.InvocationContext;
 
 /**
- * A method whose work is done when it returns: the calling thread owns the locks (so a nested call of the
- * same thread re-enters), and they are released before the result reaches the caller.
+ * A method whose work is done when it returns: the call takes its locks under an owner id of its own (a nested call
+ * of the same thread shares them through the call bound to the thread), and they are released before the result
+ * reaches the caller.
  */
 final class BlockingOperation extends LockOperation {
 
@@ -14,11 +15,9 @@ final class BlockingOperation extends LockOperation {
     }
 
     @Override
-    @SuppressWarnings("deprecation") // Thread.getId(): Redisson identifies owners by it; threadId() is Java 19+.
     public Object invoke(InvocationContext ctx) throws Exception {
         refuseIfCallerMustNotBlock();
-        LockedCall call =
-                calls.newCall(ctx.getParameters(), Thread.currentThread().getId());
+        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner());
         if (!acquireAll(call)) {
             return skipped();
         }

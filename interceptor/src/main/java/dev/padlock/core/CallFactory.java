@@ -47,7 +47,8 @@ final class CallFactory {
                 plan.settings().type(),
                 services.reporter(),
                 GuardedMeter.of(
-                        services.events(), plan.lockName(), plan.settings().type()));
+                        services.events(), plan.lockName(), plan.settings().type()),
+                kind);
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;

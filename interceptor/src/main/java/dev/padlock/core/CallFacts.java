@@ -1,6 +1,7 @@
 package dev.padlock.core;
 
 import dev.padlock.LockType;
+import dev.padlock.core.redis.LockKind;
 
 /**
  * What a call says about itself, fixed per method: what {@link dev.padlock.LockContext} and loss reports name, and
@@ -12,6 +13,7 @@ import dev.padlock.LockType;
  * @param reporter where the call's losses are reported: one per engine, so it also tells which engine (application)
  *     the call belongs to; nested calls share holds within one engine only
  * @param meter what the call tells metrics, or {@code null} when nothing listens (then nothing is measured for them)
+ * @param kind what Padlock knows of the lock type's Redisson locks (checks, channels, renewals)
  */
 record CallFacts(
         String method,
@@ -19,7 +21,8 @@ record CallFacts(
         String redisBase,
         LockType type,
         LockLossReporter reporter,
-        LockEvents.Meter meter) {
+        LockEvents.Meter meter,
+        LockKind kind) {
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

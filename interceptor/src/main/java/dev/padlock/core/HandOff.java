@@ -2,33 +2,57 @@ package dev.padlock.core;
 
 import dev.padlock.LockType;
 import dev.padlock.core.plan.LockSettings;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * When a call that finishes hands its Redis hold of a key to the next call of this application queued for that key
  * ({@link LocalTurns}), instead of unlocking it in Redis for that caller to lock it again: a hot key then costs one
- * lock and one unlock script per chain of local callers rather than per caller. The key stays held in Redis the whole
- * time, under the owner id of the call that took it (renewals and the final unlock stay owner-checked), so other
- * applications are kept out exactly as before. Built once per method; {@code null} where hand-off is off.
+ * lock and one unlock script per chain of local callers, and one {@code HEXISTS} per hand-off, rather than a lock and
+ * an unlock script per caller. The key stays held in Redis the whole time, so other applications are kept out
+ * exactly as before. Built once per method; {@code null} where hand-off is off.
  *
- * <p>A hold is handed on only while it is sound and the chain is within its bound, decided by the finishing holder
- * at release time ({@link #holdToHandOn}):
+ * <p>Identity: an owner id names one Redis hold. The call that takes a key from Redis takes it under its own id (ids
+ * are never reused, see {@link LockOperation#nextCallOwner}); a hand-off passes the hold, its id with it, to the
+ * adopting call, which from then on is its only owner: the call that handed it on sends nothing more under it (its
+ * renewals were answered before it let go), so no release, renewal or re-entry of one call can reach another's hold.
+ *
+ * <p>Redis's knowledge is never outrun. Each adopter asks Redis, as it starts, whether the hold's owner still holds
+ * the key ({@link dev.padlock.core.redis.Acquisition#stillHeld}). Because an owner id is written once, "held" means
+ * held without a break since the hold was taken, so that one answer settles two calls:
  *
  * <ul>
- *   <li>not lost, not in doubt, and no renewal failed: a loss suspected must surface, not travel;
+ *   <li>the previous holder's whole run, which ended before the question was sent: the previous holder returns only
+ *       once it is answered, and learns of a loss ({@code LockLost} {@code RELEASE}) exactly as its own unlock would
+ *       have told it;
+ *   <li>the adopter's own start: it may hand the key on only once Redis confirmed it by a command sent while it held
+ *       the key. A call that took the key from Redis sends that check when it finds callers waiting (at once if they
+ *       wait when it takes the key, else when it finishes).
+ * </ul>
+ *
+ * So a call starts by hand-off only on a hold that Redis confirmed after its predecessor began, a loss is told to
+ * every call that ran after it (the one running when it happened, at its end; the next, which started on the lost
+ * hold, within one round trip, as {@code LockLost} {@code HAND_OFF}), and the key is not handed on past it. A body
+ * longer than one round trip waits for nothing: its check is answered before it ends.
+ *
+ * <p>A hold is handed on only while it is sound and the chain is within its bound ({@link #mayHandOn}):
+ *
+ * <ul>
+ *   <li>not lost, not in doubt, and no renewal or check failed: a loss suspected must surface, not travel;
  *   <li>its deadline at least a third of the lease ahead: the next holder's first renewal (watchdog mode) or
  *       extension (fixed lease) then has the time the renewal gives any lock after its first third, three of its
  *       retries every tenth of the lease, before anyone could have to consider the key lost;
  *   <li>fewer than {@code limit} hand-offs since the key was taken from Redis, and less than {@code budget} since
- *       then: past either, the key is unlocked in Redis and the next local caller asks Redis like everyone else, so
- *       callers of other applications waiting in Redis get their chance.
+ *       then: past either, the key is unlocked in Redis and the next local caller asks Redis like everyone else, after
+ *       giving way to callers of other applications waiting there ({@link Releaser}).
  * </ul>
  *
  * <p>Each holder is its own call: its own acquisition and release in the meters, its own {@code LockLost}, its own
  * {@code LockContext}. A fixed lease is owed to each holder in full from its adoption: {@link LeaseRenewal} extends
  * the key's lease (owner-checked; the deadline moves only when Redis confirms) once the inherited deadline is as close
  * as a renewal would let it come, so a chain of short calls costs no extension; watchdog-mode locks go on being
- * renewed by {@link LeaseRenewal}, which watches the adopter from its adoption.
+ * renewed by {@link LeaseRenewal}, which watches the adopter from its adoption. The adopter's own settings decide what
+ * it is owed; its hand-off settings only decide whether it hands the key on in turn.
  *
  * <p>Not for {@code FENCED} locks: each holder must get a strictly larger token than the one before, and only a
  * lock script in Redis can hand one out, so a hand-off would either share a token or cost the round trip it saves.
@@ -39,12 +63,17 @@ final class HandOff {
     /**
      * A Redis hold passed from one call to the next.
      *
-     * @param owner the owner id the key is held under in Redis (that of the call that took it from Redis)
+     * @param owner the owner id the key is held under in Redis, that of the call that took it from Redis: it names the
+     *     hold, and passes with it
      * @param deadline the finishing holder's confirmed deadline ({@link System#nanoTime}), which the adopter inherits
      * @param chainStart when the chain's first holder took the key ({@link System#nanoTime})
      * @param handOffs how many hand-offs the chain has had, this one included
+     * @param confirmed Redis's answer to the first command sent under the hold after it was handed on: the adopter's
+     *     check, or the unlock of a caller that gave up before it could adopt. True when the owner still held the
+     *     key (so through the finishing holder's end), false when it did not; completed exceptionally when Redis
+     *     could not say. The finishing holder waits for it before it returns.
      */
-    record Hold(long owner, long deadline, long chainStart, int handOffs) {}
+    record Hold(long owner, long deadline, long chainStart, int handOffs, CompletableFuture<Boolean> confirmed) {}
 
     private final int limit;
     private final long budgetNanos;
@@ -77,44 +106,48 @@ final class HandOff {
     }
 
     /**
-     * The hold of lock {@code index} that the finishing {@code call} may hand to the next local caller, or {@code
-     * null} when the key must be unlocked in Redis (see the class comment). Called once the call's renewals are
-     * answered and none is sent any more.
+     * Whether the finishing {@code call} may hand lock {@code index} on, by what it knows itself (see the class
+     * comment); Redis's confirmation is asked for separately. Called once the call's renewals and checks are answered
+     * and none is sent any more.
      */
-    Hold holdToHandOn(LockedCall call, int index, long now) {
+    boolean mayHandOn(LockedCall call, int index, long now) {
         if (index == call.inDoubt || call.isLost(index) || call.lastRenewalFailure() != null) {
-            return null;
+            return false;
         }
         Hold adopted = call.adoptedHold(index);
-        int handOffs = adopted == null ? 0 : adopted.handOffs();
-        // A call that took the key from Redis starts the chain when it took its first lock: for a later lock of a
-        // multi-key call that is a little early, which only ends the chain sooner.
-        long chainStart = adopted == null ? call.acquiredNanos() : adopted.chainStart();
-        if (handOffs >= limit || now - chainStart >= budgetNanos) {
-            return null;
+        if ((adopted == null ? 0 : adopted.handOffs()) >= limit || now - chainStart(call, index) >= budgetNanos) {
+            return false;
         }
         long deadline = call.ownDeadline(index);
-        if (deadline == 0 || deadline - now < marginNanos()) {
-            return null;
-        }
-        return new Hold(call.ownerOf(index), deadline, chainStart, handOffs + 1);
+        return deadline != 0 && deadline - now >= marginNanos();
+    }
+
+    /**
+     * The hold of lock {@code index} to hand to the next local caller, once {@link #mayHandOn} said yes and Redis
+     * confirmed the hold while {@code call} held it.
+     */
+    Hold holdToHandOn(LockedCall call, int index) {
+        Hold adopted = call.adoptedHold(index);
+        return new Hold(
+                call.ownerOf(index),
+                call.ownDeadline(index),
+                chainStart(call, index),
+                (adopted == null ? 0 : adopted.handOffs()) + 1,
+                new CompletableFuture<>());
+    }
+
+    /**
+     * A call that took the key from Redis starts the chain when it took its first lock: for a later lock of a
+     * multi-key call that is a little early, which only ends the chain sooner.
+     */
+    private static long chainStart(LockedCall call, int index) {
+        Hold adopted = call.adoptedHold(index);
+        return adopted == null ? call.acquiredNanos() : adopted.chainStart();
     }
 
     /** How far ahead the deadline of a hold handed on must be: a third of the lease (see the class comment). */
     private long marginNanos() {
         long lease = fixedLeaseMillis > 0 ? fixedLeaseMillis : renewal.leaseMillis();
         return TimeUnit.MILLISECONDS.toNanos(lease) / 3;
-    }
-
-    /**
-     * {@code call} adopted the hold of lock {@code index}: with a fixed lease, it is owed that lease from now, and
-     * {@link LeaseRenewal} extends the key's lease (owner-checked) once the inherited deadline gets as close as a
-     * renewal would wait for; the deadline moves only when Redis confirms. A holder in a chain of short calls thus
-     * costs no extension, and one that runs long still gets its full lease. Called before the renewal watches it.
-     */
-    void adopted(LockedCall call, int index) {
-        if (fixedLeaseMillis > 0) {
-            call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(fixedLeaseMillis));
-        }
     }
 }

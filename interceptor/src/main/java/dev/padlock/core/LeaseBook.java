@@ -266,6 +266,16 @@ abstract class LeaseBook {
         return true;
     }
 
+    /**
+     * A check that the call still holds a lock ({@link HandOff}) is about to be sent: counted like a renewal in flight,
+     * so that a release waits for its answer (an unlock overtaking it on another connection would make it say "not
+     * held"). Counted also when the call has ended already, for the same reason: answered with {@link
+     * #renewalAnswered}.
+     */
+    final synchronized void beginCheck() {
+        renewalsInFlight++;
+    }
+
     /** A renewal was answered (or failed): a release waiting for it may go on. */
     final void renewalAnswered(Throwable failure) {
         CompletableFuture<Void> waiting = null;

@@ -330,28 +330,51 @@ final class LeaseRenewal {
         }
         renewal.whenComplete((stillHeld, failure) -> {
             Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
-            call.renewalAnswered(cause);
-            if (call.isReleased() || (call.isLapsing() && !Boolean.TRUE.equals(stillHeld))) {
-                // Released or left to lapse meanwhile: a "not held" answer is about that, not a loss.
-                return;
-            }
-            LockEvents.Meter meter = call.facts.meter();
-            if (meter != null) {
-                if (cause != null) {
-                    meter.renewalFailed();
-                } else if (stillHeld) {
-                    meter.renewed();
-                }
-            }
-            if (cause != null) {
-                if (call.firstRenewalFailure()) {
-                    holder.renewalFailed(call, lock, cause, retryMillis);
-                }
-            } else if (stillHeld) {
-                call.confirmed(index, sent, lease);
-            } else {
-                holder.lostOnRenewal(call, index);
+            try {
+                answered(call, holder, lock, index, sent, lease, retryMillis, stillHeld, cause);
+            } finally {
+                // only now: a release waiting for the answer must find a loss it tells of recorded already
+                call.renewalAnswered(cause);
             }
         });
+    }
+
+    /**
+     * What a renewal's answer means. The renewal was sent while the call ran, and a release waits for its answer
+     * before it unlocks or hands anything on, so "not held" is always a loss, also when the release has begun since:
+     * the key was gone before the release could reach Redis (and must not be handed on). Only a call left to lapse
+     * meanwhile ignores it: its lease is meant to run out.
+     */
+    private static void answered(
+            LockedCall call,
+            LeaseHolder holder,
+            RLock lock,
+            int index,
+            long sent,
+            long lease,
+            long retryMillis,
+            Boolean stillHeld,
+            Throwable cause) {
+        if (call.isLapsing() && !Boolean.TRUE.equals(stillHeld)) {
+            return;
+        }
+        boolean released = call.isReleased();
+        LockEvents.Meter meter = call.facts.meter();
+        if (meter != null && !released) {
+            if (cause != null) {
+                meter.renewalFailed();
+            } else if (stillHeld) {
+                meter.renewed();
+            }
+        }
+        if (cause != null) {
+            if (!released && call.firstRenewalFailure()) {
+                holder.renewalFailed(call, lock, cause, retryMillis);
+            }
+        } else if (stillHeld) {
+            call.confirmed(index, sent, lease);
+        } else {
+            holder.lostOnRenewal(call, index);
+        }
     }
 }

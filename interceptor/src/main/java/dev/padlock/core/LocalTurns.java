@@ -67,6 +67,8 @@ final class LocalTurns {
      */
     private static final class Turn extends CompletableFuture<Boolean> {
         volatile HandOff.Hold hold;
+        /** How long the caller gives way before asking Redis ({@link #pass(String, long)}); written before completing. */
+        volatile long yieldNanos;
     }
 
     /**
@@ -108,6 +110,15 @@ final class LocalTurns {
 
     /** The caller is done with its turn at {@code key}: the first call still waiting gets it. */
     void pass(String key) {
+        pass(key, 0);
+    }
+
+    /**
+     * As {@link #pass(String)}, and the caller that gets the turn waits {@code yieldNanos} before it asks Redis: the
+     * key was just unlocked there while callers of other applications wait for it, and this application's next
+     * caller, queued here and ready at once, would otherwise usually win it straight back.
+     */
+    void pass(String key, long yieldNanos) {
         while (true) {
             Turn[] next = new Turn[1];
             waiting.computeIfPresent(key, (k, queue) -> {
@@ -115,6 +126,9 @@ final class LocalTurns {
                 return next[0] == null ? null : queue;
             });
             // Completed outside the map, so that the next caller's continuation may use it at once.
+            if (next[0] != null) {
+                next[0].yieldNanos = yieldNanos;
+            }
             if (next[0] == null || next[0].complete(true)) {
                 return;
             }
@@ -158,6 +172,11 @@ final class LocalTurns {
     /** The Redis hold handed with a granted {@code turn} by {@link #handOff}, or {@code null}: ask Redis. */
     static HandOff.Hold handedOver(CompletableFuture<Boolean> turn) {
         return turn instanceof Turn t ? t.hold : null;
+    }
+
+    /** How long the caller granted {@code turn} gives way before asking Redis (see {@link #pass(String, long)}). */
+    static long yieldOf(CompletableFuture<Boolean> turn) {
+        return turn instanceof Turn t ? t.yieldNanos : 0;
     }
 
     private void forget(String key, Turn turn) {

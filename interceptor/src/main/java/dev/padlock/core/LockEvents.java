@@ -43,8 +43,8 @@ public interface LockEvents {
         /** Every lock of the call is held. */
         ACQUIRED,
         /**
-         * A lock was not free within the wait (or, for a nested call, its caller's hold could not be shared), and the
-         * call failed with {@code LockNotAcquiredException}.
+         * A lock was not free within the wait (or, for a nested call, its caller's hold was lost), and the call failed
+         * with {@code LockNotAcquiredException}.
          */
         NOT_ACQUIRED,
         /** A lock was not free within the wait, and {@code onFailure = SKIP} let the call pass without its method. */
@@ -52,7 +52,13 @@ public interface LockEvents {
         /** The calling thread was interrupted before or while waiting. */
         INTERRUPTED,
         /** Redis could not be asked, or did not answer in time. */
-        ERROR
+        ERROR,
+        /**
+         * The call cannot be locked as it was made, and no retry would change that: a call nested in one that holds
+         * its key but cannot share that hold (it returns a {@code CompletionStage}, {@code Uni} or {@code Multi}, or
+         * it would upgrade a read lock to a write lock). It failed with a {@code LockException} without asking Redis.
+         */
+        REFUSED
     }
 
     /**

@@ -41,6 +41,16 @@ final class LockLosses {
     }
 
     /**
+     * Lock {@code index} was found gone as the call released it (before it could be handed on): the loss to report,
+     * or {@code null} when it was recorded already; its turn goes on, as there is nothing to unlock.
+     */
+    static LockLost lostAtRelease(LockedCall call, int index) {
+        LockLost loss = recordLoss(call, index, LockLost.Detection.RELEASE, null);
+        call.passTurn(index);
+        return loss;
+    }
+
+    /**
      * Lock {@code index} was found lost while the call still runs: reported (once, on the event thread) and its local
      * turn passed on, since Redis may grant the key to anyone from now on. Returns the loss recorded for it.
      */

@@ -26,11 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
 public abstract class LockOperation {
 
     /**
-     * Owner ids of calls whose locks are not owned by the calling thread (stages, reactive types) count down from a
-     * random start below -2^32: negative, so they never collide with thread ids (positive) under the same Redisson
-     * client id; random, because another application in the JVM may bundle its own copy of Padlock (its own class
-     * loader, its own counter) and share the client, and Redis tells owners apart by {@code <client id>:<owner>}
-     * only. Two starts drawn from 2^62 meet only if they lie within the number of calls made of each other.
+     * Every call takes its locks under an owner id of its own, never a thread's: a thread goes on to make other calls,
+     * and an id it shared with a hold it handed on, or one it lost, would let one call's unlock, renewal or re-entry
+     * reach another's hold. Nested calls of a thread share holds through the call bound to it instead ({@link
+     * LockedCall}). Ids count down from a random start below -2^32: negative, so they never collide with thread ids
+     * (positive), which raw Redisson code sharing the client uses; random, because another application in the JVM may
+     * bundle its own copy of Padlock (its own class loader, its own counter) and share the client, and Redis tells
+     * owners apart by {@code <client id>:<owner>} only. Two starts drawn from 2^62 meet only if they lie within the
+     * number of calls made of each other. An id is used for one acquisition only, so Redis never sees it twice.
      */
     private static final AtomicLong NEXT_CALL_OWNER =
             new AtomicLong(-(1L << 32) - (new SecureRandom().nextLong() >>> 2));
@@ -61,7 +64,8 @@ public abstract class LockOperation {
         this.releaser = services.releaser();
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal());
-        this.acquirer = new Acquirer(plan, leaseMillis, fenced, endsOnReturn, turns, services, leases);
+        this.acquirer =
+                new Acquirer(plan, leaseMillis, fenced, endsOnReturn, kind, turns, services, leases, handOff != null);
         this.calls = new CallFactory(plan, parameterTypes, kind, fenced, turns, handOff, services, acquirer);
     }
 
@@ -80,7 +84,7 @@ public abstract class LockOperation {
         };
     }
 
-    /** An owner id for a call whose locks outlive the calling thread's involvement. */
+    /** An owner id for a new call. */
     static long nextCallOwner() {
         return NEXT_CALL_OWNER.decrementAndGet();
     }

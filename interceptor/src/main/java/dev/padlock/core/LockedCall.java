@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
 
@@ -20,7 +21,10 @@ final class LockedCall extends LeaseBook {
 
     final CallFacts facts;
     final RLock[] locks;
-    /** The owner id the call takes its locks under in Redis; see {@link #ownerOf} for those handed to it. */
+    /**
+     * The owner id the call takes its locks under in Redis, its own (never a thread's: see {@link
+     * LockOperation#nextCallOwner}); see {@link #ownerOf} for those handed to it.
+     */
     final long owner;
     /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
     final long[] tokens;
@@ -171,6 +175,14 @@ final class LockedCall extends LeaseBook {
      * ask Redis. Passes the turn at most once per lock and call, and only if this call holds it.
      */
     void passTurn(int index) {
+        passTurn(index, 0);
+    }
+
+    /**
+     * As {@link #passTurn(int)}; the next caller waits {@code yieldNanos} before asking Redis, so that a caller of
+     * another application, waiting in Redis for the key this call just unlocked, gets it first.
+     */
+    void passTurn(int index, long yieldNanos) {
         if (turns == null) {
             return;
         }
@@ -180,12 +192,12 @@ final class LockedCall extends LeaseBook {
             }
             turnsHeld[index] = false;
         }
-        turns.pass(locks[index].getName());
+        turns.pass(locks[index].getName(), yieldNanos);
     }
 
     /**
-     * The owner id lock {@code index} is held under in Redis: the call's own, or for a lock handed to it, that of the
-     * call that took it from Redis (so renewing and unlocking stay owner-checked without a Redis command to adopt).
+     * The owner id lock {@code index} is held under in Redis: the call's own when it took the lock from Redis, or for
+     * a lock handed to it, the hold's (see {@link HandOff.Hold}): an owner id names one Redis hold, and passes with it.
      */
     long ownerOf(int index) {
         HandOff.Hold[] holds = adopted;
@@ -217,18 +229,40 @@ final class LockedCall extends LeaseBook {
     }
 
     /**
-     * The call is done with lock {@code index}: hands the key, still held in Redis, to the next call of this
-     * application waiting for it, when {@link HandOff} allows. True when handed on: nothing to unlock, and the turn
-     * went with it; false when the caller must unlock it and pass the turn as usual.
+     * By lock index, Redis's answer to a check sent while this call held the lock (after it began), that its owner
+     * still holds it; {@code null} until the first. Only such an answer lets the call hand the lock on ({@link
+     * HandOff}).
      */
-    boolean handOn(int index) {
-        if (handOff == null || !turns.hasWaiters(locks[index].getName())) {
-            return false; // the common case, an uncontended key: nothing to prepare
+    private volatile CompletableFuture<?>[] checks;
+
+    /** Records the check of lock {@code index} sent while this call holds it (see {@link #checkOf}). */
+    void checked(int index, CompletableFuture<Boolean> check) {
+        CompletableFuture<?>[] all = checks;
+        if (all == null) {
+            all = new CompletableFuture<?>[locks.length];
         }
-        HandOff.Hold hold = handOff.holdToHandOn(this, index, System.nanoTime());
-        if (hold == null) {
-            return false;
-        }
+        all[index] = check;
+        checks = all;
+    }
+
+    /** The check of lock {@code index} sent while this call held it, or {@code null}: none was sent. */
+    @SuppressWarnings("unchecked")
+    CompletableFuture<Boolean> checkOf(int index) {
+        CompletableFuture<?>[] all = checks;
+        return all == null ? null : (CompletableFuture<Boolean>) all[index];
+    }
+
+    /** Whether other calls of this application wait for lock {@code index}'s key; a hint (see {@link LocalTurns}). */
+    boolean hasLocalWaiters(int index) {
+        return turns != null && turns.hasWaiters(locks[index].getName());
+    }
+
+    /**
+     * The call is done with lock {@code index}, which Redis confirmed it holds: hands {@code hold} (the key, still held
+     * in Redis) to the next call of this application waiting for it. True when handed on: the turn went with it;
+     * false when nobody took it, and the caller must unlock it and pass the turn as usual.
+     */
+    boolean handOn(int index, HandOff.Hold hold) {
         synchronized (this) {
             if (!turnsHeld[index]) {
                 return false; // passed on already (found lost just now): the next caller asks Redis

@@ -70,7 +70,8 @@ public final class PadlockEngine {
         RedisClientSource source = RedisClientSource.of(client);
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.services = new EngineServices(source, renewal, new Releaser(renewal), losses, callers, turns, events);
+        this.services =
+                new EngineServices(source, renewal, new Releaser(renewal, source), losses, callers, turns, events);
     }
 
     /**

@@ -1,91 +1,173 @@
 package dev.padlock.core;
 
 import dev.padlock.LockLost;
+import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.redis.Acquisition;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.redisson.api.RedissonClient;
 
 /**
- * Ends calls: releases their locks (waiting, or not), or leaves them to lapse; either way passes on their local
- * turns and reports the locks found lost on the way. One per engine: it needs nothing of the method.
+ * Ends calls: releases their locks (unlocks them in Redis, or hands them to the next caller of the application, see
+ * {@link HandOff}), or leaves them to lapse; either way passes on their local turns and reports the locks found lost
+ * on the way. One per engine: it needs nothing of the method.
+ *
+ * <p>After unlocking a key that callers of this application wait for, it asks Redis whether another application
+ * waits for it too; if so, this application's next caller gives way for a moment before asking Redis, so that the
+ * other application takes the key rather than losing a race to a caller that was ready in this JVM before the unlock
+ * was even answered. Without that, a hot key's bounded chains would hand it straight back to their own application.
  */
 final class Releaser {
 
-    private final LeaseRenewal renewal;
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
-    Releaser(LeaseRenewal renewal) {
+    /**
+     * Whether the next caller gives way to other applications after an unlock. Always true, except in the test that
+     * shows what happens without it (the application wins its key straight back).
+     */
+    static volatile boolean givesWay = true;
+
+    /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
+    private static final long MIN_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final LeaseRenewal renewal;
+    private final RedisClientSource client;
+
+    Releaser(LeaseRenewal renewal, RedisClientSource client) {
         this.renewal = renewal;
+        this.client = client;
     }
 
     /**
-     * Releases the locks the call took, last taken first, and reports any found lost, on the calling thread:
-     * observers have seen the {@link LockLost} event when this returns.
+     * Releases the locks the call took and reports any found lost, waiting on the calling thread: observers have seen
+     * the {@link LockLost} event when this returns.
      */
     void releaseAll(LockedCall call) {
-        CompletableFuture<Void> renewals = call.beginRelease();
-        if (renewals == null) {
-            return;
-        }
-        call.holdEnded();
-        renewal.stop(call);
-        Acquisition.awaitUninterruptibly(renewals);
-        int count = call.takenCount();
-        passTurns(call, count);
-        for (int i = count - 1; i >= 0; i--) {
-            if (call.sharesHold(i)) {
-                continue; // the enclosing call's to release
-            }
-            if (call.handOn(i)) {
-                continue; // the next local caller holds it now, still held in Redis
-            }
-            Throwable failure = Acquisition.release(call.locks[i], call.ownerOf(i));
-            call.passTurn(i);
-            if (failure != null) {
-                LockLost loss = LockLosses.releaseFailed(call, i, failure);
-                if (loss != null) {
-                    call.facts.reporter().reportNow(loss);
-                }
-            }
-        }
+        Acquisition.awaitUninterruptibly(releaseAllLater(call));
     }
 
     /**
-     * Releases without waiting; completes when every release has been answered and any loss reported (on
-     * Padlock's event thread, never on Redisson's I/O threads).
+     * Releases without waiting; completes when every release has been answered (for a lock handed on, when Redis
+     * confirmed it was held to the end of this call) and any loss reported (on Padlock's event thread, never on
+     * Redisson's I/O threads).
      */
     CompletableFuture<Void> releaseAllLater(LockedCall call) {
         CompletableFuture<Void> renewals = call.beginRelease();
         if (renewals == null) {
-            return CompletableFuture.completedFuture(null);
+            return DONE;
         }
         call.holdEnded();
         renewal.stop(call);
-        return renewals.isDone() ? unlockAll(call) : renewals.thenCompose(answered -> unlockAll(call));
+        return renewals.isDone() ? releaseEach(call) : renewals.thenCompose(answered -> releaseEach(call));
     }
 
-    private static CompletableFuture<Void> unlockAll(LockedCall call) {
+    private CompletableFuture<Void> releaseEach(LockedCall call) {
         int count = call.takenCount();
         passTurns(call, count);
+        if (count == 1) {
+            return releaseOne(call, 0);
+        }
         CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
         for (int i = count - 1; i >= 0; i--) {
-            int index = i;
-            if (call.sharesHold(i)) {
-                releases[i] = CompletableFuture.completedFuture(null); // the enclosing call's to release
-                continue;
-            }
-            if (call.handOn(i)) {
-                releases[i] = CompletableFuture.completedFuture(null); // the next local caller holds it now
-                continue;
-            }
-            releases[i] = Acquisition.unlock(call.locks[i], call.ownerOf(i))
-                    .handle((ignored, failure) -> {
-                        call.passTurn(index);
-                        return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
-                    })
-                    .thenCompose(loss -> loss == null
-                            ? CompletableFuture.completedFuture(null)
-                            : call.facts.reporter().reportLater(loss));
+            releases[i] = releaseOne(call, i);
         }
         return CompletableFuture.allOf(releases);
+    }
+
+    /**
+     * Releases lock {@code index}: hands it on when {@link HandOff} allows and Redis confirmed it while the call held
+     * it, else unlocks it. Completes once Redis answered for the call's hold.
+     */
+    private CompletableFuture<Void> releaseOne(LockedCall call, int index) {
+        if (call.sharesHold(index)) {
+            return DONE; // the enclosing call's to release
+        }
+        HandOff handOff = call.handOff();
+        if (handOff == null || !call.hasLocalWaiters(index) || !handOff.mayHandOn(call, index, System.nanoTime())) {
+            return unlock(call, index); // the common case, an uncontended key
+        }
+        CompletableFuture<Boolean> check = call.checkOf(index);
+        if (check == null || check.isCompletedExceptionally()) {
+            // nothing confirmed the hold since the call took it from Redis: ask now, before anyone starts on it
+            check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+        }
+        return check.handle((held, failure) -> failure == null ? held : null).thenCompose(held -> {
+            if (held == null) {
+                return unlock(call, index); // Redis could not say: the unlock tells
+            }
+            if (!held) {
+                return report(call, LockLosses.lostAtRelease(call, index)); // gone: nothing to unlock or hand on
+            }
+            HandOff.Hold hold = handOff.holdToHandOn(call, index);
+            if (!call.handOn(index, hold)) {
+                return unlock(call, index); // nobody waits any more
+            }
+            return hold.confirmed()
+                    .handle((stillHeld, failure) -> {
+                        if (failure != null) {
+                            return LockLosses.releaseFailed(call, index, failure);
+                        }
+                        return Boolean.TRUE.equals(stillHeld) ? null : LockLosses.lostAtRelease(call, index);
+                    })
+                    .thenCompose(loss -> report(call, loss));
+        });
+    }
+
+    /**
+     * Unlocks lock {@code index} in Redis, owner-checked, then passes its turn on. When callers of this application
+     * wait for the key, asks at the same time whether another application waits for it in Redis; if one does, the
+     * next caller here gives way before asking Redis (see the class comment).
+     */
+    private CompletableFuture<Void> unlock(LockedCall call, int index) {
+        String key = call.locks[index].getName();
+        CompletableFuture<Long> others = givesWay && call.hasLocalWaiters(index) ? listeners(call, key) : null;
+        long sent = System.nanoTime();
+        CompletableFuture<Void> unlock = Acquisition.unlock(call.locks[index], call.ownerOf(index));
+        CompletableFuture<LockLost> loss;
+        if (others == null) {
+            loss = unlock.handle((ignored, failure) -> {
+                call.passTurn(index);
+                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
+            });
+        } else {
+            loss = unlock.handle((ignored, failure) -> failure).thenCombine(others, (failure, listening) -> {
+                long roundTrip = System.nanoTime() - sent;
+                call.passTurn(index, listening > 0 ? yieldNanos(roundTrip) : 0);
+                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
+            });
+        }
+        return loss.thenCompose(lost -> report(call, lost));
+    }
+
+    /** How many clients listen for the key's release besides this application (0 when that cannot be asked). */
+    private CompletableFuture<Long> listeners(LockedCall call, String key) {
+        RedissonClient redisson = client.getNow();
+        if (redisson == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        try {
+            return call.facts
+                    .kind()
+                    .listeners(redisson, key)
+                    .toCompletableFuture()
+                    .exceptionally(failure -> 0L);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(0L);
+        }
+    }
+
+    /**
+     * How long the next caller gives way: a few round trips, the time another application's waiter needs to hear of
+     * the release and ask for the key; at least 2 ms (a busy machine may take that long to run the other waiter), at most 20.
+     */
+    private static long yieldNanos(long roundTripNanos) {
+        return Math.max(MIN_YIELD_NANOS, Math.min(MAX_YIELD_NANOS, 4 * roundTripNanos));
+    }
+
+    private static CompletableFuture<Void> report(LockedCall call, LockLost loss) {
+        return loss == null ? DONE : call.facts.reporter().reportLater(loss);
     }
 
     /** Passes on the turns the call holds for locks it did not take (from {@code count} on): nothing to release. */

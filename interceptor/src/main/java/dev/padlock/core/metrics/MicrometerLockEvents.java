@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <ul>
  *   <li>{@code padlock.lock.acquire} timer {@code {lock, type, outcome}}: the wait, per outcome ({@code acquired},
- *       {@code not_acquired}, {@code skipped}, {@code interrupted}, {@code error})
+ *       {@code not_acquired}, {@code skipped}, {@code interrupted}, {@code error}, {@code refused})
  *   <li>{@code padlock.lock.held} timer {@code {lock, type}}: from acquisition to release
  *   <li>{@code padlock.lock.active} gauge {@code {lock, type}}: calls holding the lock now
  *   <li>{@code padlock.lock.waiting} gauge {@code {lock, type}}: calls of this application queued locally for it

@@ -120,6 +120,19 @@ public final class Acquisition {
         }
     }
 
+    /**
+     * Whether {@code owner} of this client still holds {@code lock} in Redis, asked of the master (one {@code HEXISTS}
+     * of the owner's hash field). Owner ids are never reused, so "held" also means held without a break since the
+     * owner took it: nobody else can have written that field. A failure to even ask comes back in the future.
+     */
+    public static CompletableFuture<Boolean> stillHeld(RLock lock, long owner) {
+        try {
+            return lock.isHeldByThreadAsync(owner).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     public static Throwable unwrap(Throwable t) {
         while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
             t = t.getCause();

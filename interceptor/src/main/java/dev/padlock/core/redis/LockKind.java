@@ -1,8 +1,10 @@
 package dev.padlock.core.redis;
 
 import dev.padlock.LockType;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
+import org.redisson.RedissonObject;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -17,21 +19,51 @@ import org.redisson.api.RedissonClient;
  * @param ownerSuffix what Redisson appends to the owner's hash field ({@code :write} for a writer)
  * @param takesTurns whether calls of one application queue for the key before asking Redis: exclusive locks
  *     without a fair order only (readers share; a fair lock's Redis queue must keep every waiter's place)
+ * @param channel the prefix of the channel on which Redisson's waiters for a key hear of its release (the channel
+ *     is {@code <prefix>:{<key>}}); {@code null} for a lock whose waiters poll instead (spin) or that does not take
+ *     turns
  */
 public record LockKind(
-        BiFunction<RedissonClient, String, RLock> locks, boolean readLayout, String ownerSuffix, boolean takesTurns) {
+        BiFunction<RedissonClient, String, RLock> locks,
+        boolean readLayout,
+        String ownerSuffix,
+        boolean takesTurns,
+        String channel) {
 
     public static LockKind of(LockType type) {
         return switch (type) {
-            case REENTRANT -> new LockKind(RedissonClient::getLock, false, "", true);
-            case FAIR -> new LockKind(RedissonClient::getFairLock, false, "", false);
-            case SPIN -> new LockKind(RedissonClient::getSpinLock, false, "", true);
-            case FENCED -> new LockKind(RedissonClient::getFencedLock, false, "", true);
+            case REENTRANT -> new LockKind(RedissonClient::getLock, false, "", true, "redisson_lock__channel");
+            case FAIR -> new LockKind(RedissonClient::getFairLock, false, "", false, null);
+            case SPIN -> new LockKind(RedissonClient::getSpinLock, false, "", true, null);
+            case FENCED -> new LockKind(RedissonClient::getFencedLock, false, "", true, "redisson_lock__channel");
             case WRITE ->
-                new LockKind((client, key) -> client.getReadWriteLock(key).writeLock(), false, ":write", true);
+                new LockKind(
+                        (client, key) -> client.getReadWriteLock(key).writeLock(),
+                        false,
+                        ":write",
+                        true,
+                        "redisson_rwlock");
             case READ ->
-                new LockKind((client, key) -> client.getReadWriteLock(key).readLock(), true, "", false);
+                new LockKind((client, key) -> client.getReadWriteLock(key).readLock(), true, "", false, null);
         };
+    }
+
+    /**
+     * How many clients other than those waiting here listen for the release of {@code key}: Redisson's waiters
+     * subscribe to the lock's channel while they wait in Redis (a client subscribes once, however many of its callers
+     * wait). Padlock's own callers of a key queue in the application and wait in Redis one at a time, so while a call
+     * of this application holds the key, none of its own client's subscriptions is for it: a count above 0 means
+     * another application (or raw Redisson code) waits. One {@code PUBSUB NUMSUB} (sharded in a cluster); completes
+     * with 0 for a kind whose waiters do not subscribe.
+     */
+    public CompletionStage<Long> listeners(RedissonClient client, String key) {
+        if (channel == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        String name = RedissonObject.prefixName(channel, key);
+        return client.getConfig().isClusterConfig()
+                ? client.getShardedTopic(name).countSubscribersAsync()
+                : client.getTopic(name).countSubscribersAsync();
     }
 
     public RLock lock(RedissonClient client, String key) {

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code padlock.lock.name}: the lock name ({@code @Locked.value} or {@code <declaring.Class>#<method>})
  *   <li>{@code padlock.lock.type}: {@code reentrant}, {@code fair}, ..., after per-lock config
  *   <li>{@code padlock.lock.outcome}: {@code acquired}, {@code not_acquired}, {@code skipped}, {@code interrupted},
- *       {@code error} (the values of the {@code padlock.lock.acquire} timer's {@code outcome} tag)
+ *       {@code error}, {@code refused} (the values of the {@code padlock.lock.acquire} timer's {@code outcome} tag)
  *   <li>{@code padlock.lock.wait_ms}: the wait the timer records, in milliseconds
  * </ul>
  *
@@ -97,6 +97,8 @@ public final class OpenTelemetryLockEvents implements LockEvents {
                 case NOT_ACQUIRED -> span.setStatus(StatusCode.ERROR, "the lock was not free within its wait time");
                 case INTERRUPTED -> span.setStatus(StatusCode.ERROR, "the calling thread was interrupted");
                 case ERROR -> span.setStatus(StatusCode.ERROR, "Redis could not be asked, or did not answer in time");
+                case REFUSED ->
+                    span.setStatus(StatusCode.ERROR, "the call cannot be locked as made (a nested call refused)");
                 // SKIPPED is what the method asked for (onFailure = SKIP), not a failure
                 case ACQUIRED, SKIPPED -> {}
             }
