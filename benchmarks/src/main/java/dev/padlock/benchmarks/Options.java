@@ -28,6 +28,7 @@ record Options(
         boolean rawAgainstRaw,
         boolean metrics,
         boolean twoJvms,
+        Body body,
         Map<String, String> padlockConfig,
         boolean quick) {
 
@@ -51,6 +52,8 @@ record Options(
             "  --metrics               Padlock's Micrometer meters on (a SimpleMeterRegistry bean), as in production",
             "  --two-jvms              also two child JVMs on one key at once, per type, lease and threads (per JVM):",
             "                          aggregate throughput, each JVM's share of the acquisitions (issue #17)",
+            "  --body 1ms              what every measured call does inside the lock, both sides, every row: parks for",
+            "                          this long (ns, us, ms, s; default none: an empty body, the lock alone)",
             "  --padlock-config k=v    a Padlock property for the lock rows' applications, repeatable; e.g.",
             "                          padlock.hand-off-limit=0 shows the one-key rows without local hand-off",
             "  --help");
@@ -72,6 +75,7 @@ record Options(
         boolean rawAgainstRaw = false;
         boolean metrics = false;
         boolean twoJvms = false;
+        Body body = Body.EMPTY;
         Map<String, String> padlockConfig = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -95,6 +99,14 @@ record Options(
                     break;
                 case "--two-jvms":
                     twoJvms = true;
+                    break;
+                case "--body":
+                    String length = value(args, ++i, arg);
+                    try {
+                        body = Body.parse(length);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
+                    }
                     break;
                 case "--padlock-config":
                     String property = value(args, ++i, arg);
@@ -177,6 +189,7 @@ record Options(
                 rawAgainstRaw,
                 metrics,
                 twoJvms,
+                body,
                 Map.copyOf(padlockConfig),
                 quick);
     }
@@ -206,11 +219,12 @@ record Options(
     String describe() {
         return String.format(
                 "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
-                        + " side; threads %s; Padlock's Micrometer meters %s%s",
+                        + " side; threads %s; body inside the lock %s; Padlock's Micrometer meters %s%s",
                 passes,
                 pass.toMillis() / 1000.0,
                 warmup.toMillis() / 1000.0,
                 threads,
+                body.empty() ? "empty" : body.length() + " (parked)",
                 metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)",
                 padlockConfig.isEmpty() ? "" : "; Padlock configured with " + new TreeMap<>(padlockConfig));
     }

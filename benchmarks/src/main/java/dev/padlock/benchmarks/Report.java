@@ -14,6 +14,7 @@ final class Report {
             String machine,
             String command,
             Options options,
+            double bodyMicros,
             List<RowResult> rows,
             List<TwoJvmResult> twoJvms,
             List<KeyRendering.Line> keys,
@@ -24,7 +25,22 @@ final class Report {
                 .append("` on ")
                 .append(machine)
                 .append(".\n");
-        md.append(options.describe()).append(".\n\n");
+        md.append(options.describe()).append(".\n");
+        if (options.body().empty()) {
+            md.append("Body inside the lock: empty (`--body` not given), so the lock is all that is measured.\n\n");
+        } else {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "Body inside the lock (`--body %s`): every measured call, Padlock and raw, in every row, parks for"
+                            + " %s while it holds the lock, as a method waiting on I/O would (the CPU stays free for"
+                            + " Redisson, Redis and the other callers; a spinning body would take a core per holder)."
+                            + " Parked bodies wake late by the OS's timer slack: %.0f µs each on average here, %d in a"
+                            + " row before the rows.\n\n",
+                    options.body().length().replace(" ", ""),
+                    options.body().length(),
+                    bodyMicros,
+                    SideBySide.BODY_SAMPLES));
+        }
         md.append("| lock | lease (raw call) | keys | threads | Padlock ops/s | raw ops/s | **Padlock/raw** (passes)"
                 + " | p50 µs Padlock / raw | p99 µs Padlock / raw | JVM CPU µs/op Padlock / raw (Δ)"
                 + " | alloc KB/op Padlock / raw | Redis cmds/op Padlock / raw | goal |\n");

@@ -21,6 +21,9 @@ import java.util.logging.Logger;
  */
 public final class SideBySide {
 
+    /** Bodies parked in a row to see how long one takes here: long enough to average, short next to a row. */
+    static final int BODY_SAMPLES = 200;
+
     private SideBySide() {}
 
     public static void main(String[] args) throws Exception {
@@ -45,6 +48,7 @@ public final class SideBySide {
         List<TwoJvmResult> twoJvmResults = new ArrayList<>();
         String machine;
         RenewalStorm.Result storm = null;
+        double bodyMicros = 0;
         long started = System.nanoTime();
         try (RedisServer redis = Redis.startServer()) {
             machine = Machine.describe(redis);
@@ -60,6 +64,13 @@ public final class SideBySide {
                         storm.padlock().perPeriod());
             }
             System.err.println("Redis at " + redis.uri() + "; " + rows.size() + " rows; " + options.describe());
+            if (!options.body().empty()) {
+                // A parked body wakes late by the OS's timer slack and scheduling: how late, on this machine, now.
+                bodyMicros = options.body().measuredMicros(BODY_SAMPLES);
+                System.err.printf(
+                        "body of %s: %.0f µs on average over %d in a row%n",
+                        options.body().length(), bodyMicros, BODY_SAMPLES);
+            }
             for (int i = 0; i < rows.size(); i++) {
                 Row row = rows.get(i);
                 RowResult result = run(row, redis, options);
@@ -104,7 +115,7 @@ public final class SideBySide {
             System.err.println("key-template rendering (JMH)...");
             keys = KeyRendering.run(options.quick());
         }
-        System.out.print(Report.markdown(machine, command, options, results, twoJvmResults, keys, storm));
+        System.out.print(Report.markdown(machine, command, options, bodyMicros, results, twoJvmResults, keys, storm));
         System.err.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
 
@@ -121,8 +132,8 @@ public final class SideBySide {
             Call padlock =
                     options.rawAgainstRaw() ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
-            Section padlockSection = new Section(row);
-            Section rawSection = new Section(row);
+            Section padlockSection = new Section(row, options.body());
+            Section rawSection = new Section(row, options.body());
             Duration warmup = options.warmup();
             new Pass(padlock, padlockSection, row.threads(), redis).run(warmup);
             new Pass(raw, rawSection, row.threads(), redis).run(warmup);

@@ -37,8 +37,8 @@ import org.HdrHistogram.Histogram;
  * whatever the order in which the parent's commands reach them. Anything else printed goes to stderr, which the
  * parent keeps to show when this JVM fails.
  *
- * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, then any
- * {@code padlock.key=value} of {@code --padlock-config}.
+ * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, the body's
+ * length in ns ({@code --body}; 0 for none), then any {@code padlock.key=value} of {@code --padlock-config}.
  */
 public final class TwoJvmWorker {
 
@@ -61,9 +61,10 @@ public final class TwoJvmWorker {
     }
 
     private static void serve(String[] args, PrintStream protocol) throws Exception {
-        if (args.length < 6) {
+        if (args.length < 7) {
             throw new IllegalArgumentException("usage: TwoJvmWorker <redis uri> <lock type> <lease> <threads>"
-                    + " <raw-against-raw> <metrics> [padlock.key=value ...]; started by benchmarks/run --two-jvms");
+                    + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
+                    + " --two-jvms");
         }
         Row row = new Row(
                 LockType.valueOf(args[1]),
@@ -72,8 +73,9 @@ public final class TwoJvmWorker {
                 Integer.parseInt(args[3]));
         boolean rawAgainstRaw = Boolean.parseBoolean(args[4]);
         boolean metrics = Boolean.parseBoolean(args[5]);
+        Body body = new Body(Long.parseLong(args[6]));
         Map<String, String> padlockConfig = new HashMap<>();
-        for (int i = 6; i < args.length; i++) {
+        for (int i = 7; i < args.length; i++) {
             int eq = args[i].indexOf('=');
             padlockConfig.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
@@ -82,8 +84,8 @@ public final class TwoJvmWorker {
                 Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
             Call padlock = rawAgainstRaw ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
-            Section padlockSection = new Section(row);
-            Section rawSection = new Section(row);
+            Section padlockSection = new Section(row, body);
+            Section rawSection = new Section(row, body);
             protocol.println("ready");
             String line;
             while (!(line = commands.take()).equals("quit")) {

@@ -53,7 +53,8 @@ final class TwoJvms {
                 row.lease().name(),
                 String.valueOf(row.threads()),
                 String.valueOf(options.rawAgainstRaw()),
-                String.valueOf(options.metrics())));
+                String.valueOf(options.metrics()),
+                String.valueOf(options.body().nanos())));
         options.padlockConfig().forEach((key, value) -> args.add(key + "=" + value));
         String main = TwoJvmWorker.class.getName();
         try (ChildJvm first = ChildJvm.start("JVM 1", main, args);
