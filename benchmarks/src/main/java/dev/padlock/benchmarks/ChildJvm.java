@@ -19,7 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The parent's handle on one {@link TwoJvmWorker}: a JVM started from this one's jar with this one's heap and GC
+ * The parent's handle on one {@link MultiJvmWorker}: a JVM started from this one's jar with this one's heap and GC
  * flags, commanded line by line. No child outlives the suite: {@link #close} ends it (politely, then by force), a
  * shutdown hook ends any still alive when the parent exits another way (Ctrl-C, an uncaught error), and a child
  * whose stdin closes (the parent killed outright) quits by itself.

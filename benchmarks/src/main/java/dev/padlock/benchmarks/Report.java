@@ -16,7 +16,7 @@ final class Report {
             Options options,
             double bodyMicros,
             List<RowResult> rows,
-            List<TwoJvmResult> twoJvms,
+            List<MultiJvmResult> twoJvms,
             List<KeyRendering.Line> keys,
             RenewalStorm.Result storm) {
         StringBuilder md = new StringBuilder();
@@ -175,7 +175,7 @@ final class Report {
     }
 
     /** The two-JVM one-key rows of issue #17, when {@code --two-jvms} asked for them. */
-    private static void appendTwoJvms(StringBuilder md, List<TwoJvmResult> rows) {
+    private static void appendTwoJvms(StringBuilder md, List<MultiJvmResult> rows) {
         if (rows.isEmpty()) {
             return;
         }
@@ -184,7 +184,7 @@ final class Report {
                 + " | p50 µs Padlock / raw | p99 µs Padlock / raw | Redis cmds/op Padlock / raw"
                 + " | smaller JVM's share Padlock: overall (lowest pass) | raw: overall (lowest pass) | goal |\n");
         md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-        for (TwoJvmResult r : rows) {
+        for (MultiJvmResult r : rows) {
             Row row = r.row();
             List<String> misses = r.goalMisses();
             double[] range = r.throughputRatioRange();
@@ -196,21 +196,21 @@ final class Report {
                     row.lease().label,
                     row.lease().rawCall,
                     row.threads(),
-                    TwoJvmResult.median(r.padlock(), TwoJvmSample::opsPerSecond),
-                    TwoJvmResult.median(r.raw(), TwoJvmSample::opsPerSecond),
+                    MultiJvmResult.median(r.padlock(), MultiJvmSample::opsPerSecond),
+                    MultiJvmResult.median(r.raw(), MultiJvmSample::opsPerSecond),
                     r.throughputRatio(),
                     range[0],
                     range[1],
-                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p50Micros)),
-                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p50Micros)),
-                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p99Micros)),
-                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p99Micros)),
-                    TwoJvmResult.median(r.padlock(), TwoJvmSample::commandsPerOp),
-                    TwoJvmResult.median(r.raw(), TwoJvmSample::commandsPerOp),
-                    TwoJvmResult.overallSmallerShare(r.padlock()) * 100,
-                    TwoJvmResult.minSmallerShare(r.padlock()) * 100,
-                    TwoJvmResult.overallSmallerShare(r.raw()) * 100,
-                    TwoJvmResult.minSmallerShare(r.raw()) * 100,
+                    micros(MultiJvmResult.median(r.padlock(), MultiJvmSample::p50Micros)),
+                    micros(MultiJvmResult.median(r.raw(), MultiJvmSample::p50Micros)),
+                    micros(MultiJvmResult.median(r.padlock(), MultiJvmSample::p99Micros)),
+                    micros(MultiJvmResult.median(r.raw(), MultiJvmSample::p99Micros)),
+                    MultiJvmResult.median(r.padlock(), MultiJvmSample::commandsPerOp),
+                    MultiJvmResult.median(r.raw(), MultiJvmSample::commandsPerOp),
+                    MultiJvmResult.overallSmallerShare(r.padlock()) * 100,
+                    MultiJvmResult.minSmallerShare(r.padlock()) * 100,
+                    MultiJvmResult.overallSmallerShare(r.raw()) * 100,
+                    MultiJvmResult.minSmallerShare(r.raw()) * 100,
                     misses.isEmpty() ? "✓" : "✗ " + String.join("; ", misses)));
         }
         md.append(
@@ -225,9 +225,9 @@ final class Report {
                         + " around the window, read while both JVMs were idle, keep-alive PINGs left out, divided by the calls of"
                         + " both. The share is the smaller JVM's part of the side's acquisitions (calls) over all passes, and in"
                         + " brackets its lowest in a single pass; 50 % is an even split. Goal (issue #17): Padlock/raw ≥ "
-                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_THROUGHPUT_RATIO)
+                        + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_THROUGHPUT_RATIO)
                         + "× and the smaller JVM's share of Padlock's acquisitions ≥ "
-                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_SMALLER_SHARE * 100)
+                        + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_SMALLER_SHARE * 100)
                         + " % over the run. Overlapping holders are counted within each JVM only.\n");
     }
 

@@ -45,7 +45,7 @@ public final class SideBySide {
         String command = System.getProperty("padlock.benchmarks.command", "benchmarks/run " + String.join(" ", args));
         List<Row> rows = options.rows();
         List<RowResult> results = new ArrayList<>();
-        List<TwoJvmResult> twoJvmResults = new ArrayList<>();
+        List<MultiJvmResult> twoJvmResults = new ArrayList<>();
         String machine;
         RenewalStorm.Result storm = null;
         double bodyMicros = 0;
@@ -90,10 +90,10 @@ public final class SideBySide {
                         (System.nanoTime() - started) / 1e9);
             }
             if (options.twoJvms()) {
-                List<Row> twoJvmRows = TwoJvms.rows(options);
+                List<Row> twoJvmRows = MultiJvm.rows(options);
                 for (int i = 0; i < twoJvmRows.size(); i++) {
                     Row row = twoJvmRows.get(i);
-                    TwoJvmResult result = TwoJvms.run(row, redis, options);
+                    MultiJvmResult result = MultiJvm.run(row, redis, options);
                     twoJvmResults.add(result);
                     System.err.printf(
                             "[two JVMs %d/%d] %s per JVM: Padlock/raw %.3f, smaller JVM's share Padlock %.0f %% / raw"
@@ -102,10 +102,10 @@ public final class SideBySide {
                             twoJvmRows.size(),
                             row.describe(),
                             result.throughputRatio(),
-                            TwoJvmResult.overallSmallerShare(result.padlock()) * 100,
-                            TwoJvmResult.overallSmallerShare(result.raw()) * 100,
-                            TwoJvmResult.median(result.padlock(), TwoJvmSample::commandsPerOp),
-                            TwoJvmResult.median(result.raw(), TwoJvmSample::commandsPerOp),
+                            MultiJvmResult.overallSmallerShare(result.padlock()) * 100,
+                            MultiJvmResult.overallSmallerShare(result.raw()) * 100,
+                            MultiJvmResult.median(result.padlock(), MultiJvmSample::commandsPerOp),
+                            MultiJvmResult.median(result.raw(), MultiJvmSample::commandsPerOp),
                             (System.nanoTime() - started) / 1e9);
                 }
             }

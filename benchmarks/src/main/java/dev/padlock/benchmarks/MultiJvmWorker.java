@@ -22,7 +22,7 @@ import java.util.logging.Logger;
 import org.HdrHistogram.Histogram;
 
 /**
- * One of the two child JVMs of a two-JVM row ({@code benchmarks/run --two-jvms}, see {@link TwoJvms}): the same
+ * One of the two child JVMs of a two-JVM row ({@code benchmarks/run --two-jvms}, see {@link MultiJvm}): the same
  * CDI application as a one-key row of the suite (both sides, {@link Application}), on the parent's Redis, driven by
  * the parent over stdin and answering on stdout, one line each:
  *
@@ -40,9 +40,9 @@ import org.HdrHistogram.Histogram;
  * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, the body's
  * length in ns ({@code --body}; 0 for none), then any {@code padlock.key=value} of {@code --padlock-config}.
  */
-public final class TwoJvmWorker {
+public final class MultiJvmWorker {
 
-    private TwoJvmWorker() {}
+    private MultiJvmWorker() {}
 
     public static void main(String[] args) {
         PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
@@ -62,7 +62,7 @@ public final class TwoJvmWorker {
 
     private static void serve(String[] args, PrintStream protocol) throws Exception {
         if (args.length < 7) {
-            throw new IllegalArgumentException("usage: TwoJvmWorker <redis uri> <lock type> <lease> <threads>"
+            throw new IllegalArgumentException("usage: MultiJvmWorker <redis uri> <lock type> <lease> <threads>"
                     + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
                     + " --two-jvms");
         }

@@ -5,7 +5,7 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /** One side's window in a two-JVM row: what each JVM measured, and what Redis ran meanwhile for both. */
-record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
+record MultiJvmSample(List<JvmWindow> jvms, CommandStats commands) {
 
     long ops() {
         long ops = 0;

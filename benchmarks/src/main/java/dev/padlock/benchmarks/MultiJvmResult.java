@@ -11,7 +11,7 @@ import java.util.function.ToDoubleFunction;
  * aggregate throughput at least twice raw Redisson's, and each JVM at least 30 % of the acquisitions over the run
  * (local hand-off must not starve the other JVM).
  */
-record TwoJvmResult(Row row, List<TwoJvmSample> padlock, List<TwoJvmSample> raw) {
+record MultiJvmResult(Row row, List<MultiJvmSample> padlock, List<MultiJvmSample> raw) {
 
     static final double GOAL_THROUGHPUT_RATIO = 2.0;
     static final double GOAL_SMALLER_SHARE = 0.30;
@@ -35,28 +35,28 @@ record TwoJvmResult(Row row, List<TwoJvmSample> padlock, List<TwoJvmSample> raw)
         return ratios;
     }
 
-    static double median(List<TwoJvmSample> samples, ToDoubleFunction<TwoJvmSample> metric) {
+    static double median(List<MultiJvmSample> samples, ToDoubleFunction<MultiJvmSample> metric) {
         List<Double> values = new ArrayList<>();
-        for (TwoJvmSample s : samples) {
+        for (MultiJvmSample s : samples) {
             values.add(metric.applyAsDouble(s));
         }
         return medianOf(values);
     }
 
     /** The smaller JVM's share in the pass where it was smallest. */
-    static double minSmallerShare(List<TwoJvmSample> samples) {
+    static double minSmallerShare(List<MultiJvmSample> samples) {
         double min = 1;
-        for (TwoJvmSample s : samples) {
+        for (MultiJvmSample s : samples) {
             min = Math.min(min, s.smallerShare());
         }
         return min;
     }
 
     /** The smaller JVM's share of all the side's measured acquisitions, every pass together. */
-    static double overallSmallerShare(List<TwoJvmSample> samples) {
+    static double overallSmallerShare(List<MultiJvmSample> samples) {
         long[] byJvm = new long[samples.get(0).jvms().size()];
         long total = 0;
-        for (TwoJvmSample s : samples) {
+        for (MultiJvmSample s : samples) {
             for (int j = 0; j < byJvm.length; j++) {
                 byJvm[j] += s.jvms().get(j).ops();
                 total += s.jvms().get(j).ops();
@@ -71,10 +71,10 @@ record TwoJvmResult(Row row, List<TwoJvmSample> padlock, List<TwoJvmSample> raw)
 
     long overlaps() {
         long overlaps = 0;
-        for (TwoJvmSample s : padlock) {
+        for (MultiJvmSample s : padlock) {
             overlaps += s.overlaps();
         }
-        for (TwoJvmSample s : raw) {
+        for (MultiJvmSample s : raw) {
             overlaps += s.overlaps();
         }
         return overlaps;

@@ -10,13 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two-JVM one-key rows ({@code --two-jvms}, issue #17): two child JVMs ({@link TwoJvmWorker}) run the same
+ * The two-JVM one-key rows ({@code --two-jvms}, issue #17): two child JVMs ({@link MultiJvmWorker}) run the same
  * one-key load at once on the suite's Redis, so that Padlock's local hand-off of a hot key has to share it with
  * another process, as in a deployment of two instances. Each child hosts both sides, like a one-key row of the
  * suite, and stays up for all passes of the row; the parent makes both measure the same side over the same
  * window, alternating sides as {@link SideBySide#run} does, and reads Redis's command counters around it.
  */
-final class TwoJvms {
+final class MultiJvm {
 
     /** Time for the start command to reach both children before the common start. */
     private static final Duration START_MARGIN = Duration.ofMillis(200);
@@ -30,7 +30,7 @@ final class TwoJvms {
     /** A child that got to the common start later than this measured partly alone: said on stderr. */
     private static final long LATE_WARNING_MICROS = 20_000;
 
-    private TwoJvms() {}
+    private MultiJvm() {}
 
     /** The rows: one key, per lock type, lease and thread count (threads per JVM), whatever {@code --keys} says. */
     static List<Row> rows(Options options) {
@@ -45,7 +45,7 @@ final class TwoJvms {
         return rows;
     }
 
-    static TwoJvmResult run(Row row, RedisServer redis, Options options) throws IOException, InterruptedException {
+    static MultiJvmResult run(Row row, RedisServer redis, Options options) throws IOException, InterruptedException {
         redis.flushAll();
         List<String> args = new ArrayList<>(List.of(
                 redis.uri(),
@@ -56,7 +56,7 @@ final class TwoJvms {
                 String.valueOf(options.metrics()),
                 String.valueOf(options.body().nanos())));
         options.padlockConfig().forEach((key, value) -> args.add(key + "=" + value));
-        String main = TwoJvmWorker.class.getName();
+        String main = MultiJvmWorker.class.getName();
         try (ChildJvm first = ChildJvm.start("JVM 1", main, args);
                 ChildJvm second = ChildJvm.start("JVM 2", main, args)) {
             List<ChildJvm> jvms = List.of(first, second);
@@ -68,8 +68,8 @@ final class TwoJvms {
             }
             window(jvms, "padlock", options.warmup(), redis);
             window(jvms, "raw", options.warmup(), redis);
-            List<TwoJvmSample> padlock = new ArrayList<>();
-            List<TwoJvmSample> raw = new ArrayList<>();
+            List<MultiJvmSample> padlock = new ArrayList<>();
+            List<MultiJvmSample> raw = new ArrayList<>();
             for (int pass = 0; pass < options.passes(); pass++) {
                 if (pass % 2 == 0) {
                     padlock.add(window(jvms, "padlock", options.pass(), redis));
@@ -79,7 +79,7 @@ final class TwoJvms {
                     padlock.add(window(jvms, "padlock", options.pass(), redis));
                 }
             }
-            return new TwoJvmResult(row, padlock, raw);
+            return new MultiJvmResult(row, padlock, raw);
         }
     }
 
@@ -88,7 +88,7 @@ final class TwoJvms {
      * while both are idle, before the command and after both answers, so the window holds their calls and nothing
      * else of theirs.
      */
-    private static TwoJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
+    private static MultiJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
             throws InterruptedException {
         CommandStats before = redis.commandStats();
         Instant start = Instant.now().plus(START_MARGIN);
@@ -108,6 +108,6 @@ final class TwoJvms {
             windows.add(w);
         }
         CommandStats after = redis.commandStats();
-        return new TwoJvmSample(windows, after.minus(before));
+        return new MultiJvmSample(windows, after.minus(before));
     }
 }
