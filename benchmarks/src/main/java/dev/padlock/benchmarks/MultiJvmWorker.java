@@ -22,7 +22,7 @@ import java.util.logging.Logger;
 import org.HdrHistogram.Histogram;
 
 /**
- * One of the two child JVMs of a two-JVM row ({@code benchmarks/run --two-jvms}, see {@link MultiJvm}): the same
+ * One of the child JVMs of a multi-JVM row ({@code benchmarks/run --jvms N}, see {@link MultiJvm}): the same
  * CDI application as a one-key row of the suite (both sides, {@link Application}), on the parent's Redis, driven by
  * the parent over stdin and answering on stdout, one line each:
  *
@@ -33,7 +33,7 @@ import org.HdrHistogram.Histogram;
  *   ← quit (or the end of stdin: the parent is gone, and this JVM halts at once)
  * </pre>
  *
- * <p>The start is a wall-clock time both JVMs read from the same host clock, so their windows begin together
+ * <p>The start is a wall-clock time all the JVMs read from the same host clock, so their windows begin together
  * whatever the order in which the parent's commands reach them. Anything else printed goes to stderr, which the
  * parent keeps to show when this JVM fails.
  *
@@ -64,7 +64,7 @@ public final class MultiJvmWorker {
         if (args.length < 7) {
             throw new IllegalArgumentException("usage: MultiJvmWorker <redis uri> <lock type> <lease> <threads>"
                     + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
-                    + " --two-jvms");
+                    + " --jvms N");
         }
         Row row = new Row(
                 LockType.valueOf(args[1]),

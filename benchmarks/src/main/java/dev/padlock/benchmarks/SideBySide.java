@@ -45,7 +45,7 @@ public final class SideBySide {
         String command = System.getProperty("padlock.benchmarks.command", "benchmarks/run " + String.join(" ", args));
         List<Row> rows = options.rows();
         List<RowResult> results = new ArrayList<>();
-        List<MultiJvmResult> twoJvmResults = new ArrayList<>();
+        List<MultiJvmResult> multiJvmResults = new ArrayList<>();
         String machine;
         RenewalStorm.Result storm = null;
         double bodyMicros = 0;
@@ -89,21 +89,26 @@ public final class SideBySide {
                         result.rerun(),
                         (System.nanoTime() - started) / 1e9);
             }
-            if (options.twoJvms()) {
-                List<Row> twoJvmRows = MultiJvm.rows(options);
-                for (int i = 0; i < twoJvmRows.size(); i++) {
-                    Row row = twoJvmRows.get(i);
-                    MultiJvmResult result = MultiJvm.run(row, redis, options);
-                    twoJvmResults.add(result);
+            List<Row> multiJvmRows = MultiJvm.rows(options);
+            int multiJvmRun = 0;
+            int multiJvmTotal = multiJvmRows.size() * options.jvms().size();
+            for (int jvms : options.jvms()) {
+                for (Row row : multiJvmRows) {
+                    MultiJvmResult result = MultiJvm.run(row, jvms, redis, options);
+                    multiJvmResults.add(result);
                     System.err.printf(
-                            "[two JVMs %d/%d] %s per JVM: Padlock/raw %.3f, smaller JVM's share Padlock %.0f %% / raw"
-                                    + " %.0f %%, commands/op %.2f / %.2f (%.0f s so far)%n",
-                            i + 1,
-                            twoJvmRows.size(),
+                            "[JVMs %d/%d] %d JVMs, %s per JVM: Padlock/raw %.3f, smallest JVM's share Padlock %.1f %%"
+                                    + " (lowest pass %.1f %%) / raw %.1f %% (%.1f %%), commands/op %.2f / %.2f (%.0f s"
+                                    + " so far)%n",
+                            ++multiJvmRun,
+                            multiJvmTotal,
+                            jvms,
                             row.describe(),
                             result.throughputRatio(),
-                            MultiJvmResult.overallSmallerShare(result.padlock()) * 100,
-                            MultiJvmResult.overallSmallerShare(result.raw()) * 100,
+                            MultiJvmResult.overallSmallestShare(result.padlock()) * 100,
+                            MultiJvmResult.minSmallestShare(result.padlock()) * 100,
+                            MultiJvmResult.overallSmallestShare(result.raw()) * 100,
+                            MultiJvmResult.minSmallestShare(result.raw()) * 100,
                             MultiJvmResult.median(result.padlock(), MultiJvmSample::commandsPerOp),
                             MultiJvmResult.median(result.raw(), MultiJvmSample::commandsPerOp),
                             (System.nanoTime() - started) / 1e9);
@@ -115,7 +120,7 @@ public final class SideBySide {
             System.err.println("key-template rendering (JMH)...");
             keys = KeyRendering.run(options.quick());
         }
-        System.out.print(Report.markdown(machine, command, options, bodyMicros, results, twoJvmResults, keys, storm));
+        System.out.print(Report.markdown(machine, command, options, bodyMicros, results, multiJvmResults, keys, storm));
         System.err.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
 
