@@ -19,7 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The parent's handle on one {@link TwoJvmWorker}: a JVM started from this one's jar with this one's heap and GC
+ * The parent's handle on one {@link MultiJvmWorker}: a JVM started from this one's jar with this one's heap and GC
  * flags, commanded line by line. No child outlives the suite: {@link #close} ends it (politely, then by force), a
  * shutdown hook ends any still alive when the parent exits another way (Ctrl-C, an uncaught error), and a child
  * whose stdin closes (the parent killed outright) quits by itself.
@@ -56,6 +56,7 @@ final class ChildJvm implements AutoCloseable {
     private final BufferedWriter commands;
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
     private final Path stderr;
+    private boolean quitAsked;
 
     private ChildJvm(String name, Process process, Path stderr) {
         this.name = name;
@@ -167,17 +168,39 @@ final class ChildJvm implements AutoCloseable {
         return new IllegalStateException(message.toString());
     }
 
+    /**
+     * Ends every child of {@code jvms}: all are asked to quit first, so that they close their clients side by side
+     * rather than one after the other, then each is waited for (and ended by force if it has not quit within 15 s).
+     */
+    static void closeAll(List<ChildJvm> jvms) {
+        for (ChildJvm jvm : jvms) {
+            jvm.askToQuit();
+        }
+        for (ChildJvm jvm : jvms) {
+            jvm.close();
+        }
+    }
+
+    /** Sends {@code quit} and closes the child's stdin, once; a child already gone is left to {@link #close}. */
+    private void askToQuit() {
+        if (quitAsked) {
+            return;
+        }
+        quitAsked = true;
+        try {
+            commands.write("quit");
+            commands.newLine();
+            commands.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
     /** Asks the child to quit (it closes its clients), and ends it by force if it has not within 15 s. */
     @Override
     public void close() {
         try {
-            try {
-                commands.write("quit");
-                commands.newLine();
-                commands.close();
-            } catch (IOException e) {
-                // already gone
-            }
+            askToQuit();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

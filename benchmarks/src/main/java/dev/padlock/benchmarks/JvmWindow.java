@@ -7,9 +7,9 @@ import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one child JVM of a two-JVM row measured over one window, and the line it reports it in on its stdout:
+ * What one child JVM of a multi-JVM row measured over one window, and the line it reports it in on its stdout:
  * {@code result <ops> <nanos> <overlaps> <late µs> <histogram>}, the histogram HdrHistogram's compressed encoding
- * in Base64, so that the parent merges the latencies of both JVMs call by call rather than averaging percentiles.
+ * in Base64, so that the parent merges the latencies of all JVMs call by call rather than averaging percentiles.
  *
  * @param ops calls completed in the window
  * @param nanos from the start signal until the last call returned

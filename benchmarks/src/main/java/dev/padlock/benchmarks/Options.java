@@ -27,7 +27,8 @@ record Options(
         double maxForeignCores,
         boolean rawAgainstRaw,
         boolean metrics,
-        boolean twoJvms,
+        List<Integer> jvms,
+        Body body,
         Map<String, String> padlockConfig,
         boolean quick) {
 
@@ -37,7 +38,7 @@ record Options(
             "  --quick                 threads 1,8; 4 passes of 1s; short JMH run (a few minutes in all)",
             "  --types reentrant,fair,read",
             "  --leases watchdog,fixed",
-            "  --keys own,one          (none: no single-JVM lock rows, e.g. with --two-jvms)",
+            "  --keys own,one          (none: no single-JVM lock rows, e.g. with --jvms)",
             "  --threads 1,8,32",
             "  --passes 8              measured passes per side, alternating Padlock and raw",
             "  --seconds 1.5           length of one pass",
@@ -49,8 +50,12 @@ record Options(
             "  --max-foreign 0.15      re-run a pair of passes when other processes used more than this many cores",
             "  --raw-against-raw       the control: raw Redisson in both columns (the ratio must come out ~1)",
             "  --metrics               Padlock's Micrometer meters on (a SimpleMeterRegistry bean), as in production",
-            "  --two-jvms              also two child JVMs on one key at once, per type, lease and threads (per JVM):",
-            "                          aggregate throughput, each JVM's share of the acquisitions (issue #17)",
+            "  --jvms 4                also that many child JVMs on one key at once (2 or more; a list, e.g. 2,4, for one",
+            "                          section per count), per type, lease and threads (per JVM): aggregate throughput,",
+            "                          the smallest JVM's share of the acquisitions",
+            "  --two-jvms              the same as --jvms 2 (issue #17)",
+            "  --body 1ms              what every measured call does inside the lock, both sides, every row: parks for",
+            "                          this long (ns, us, ms, s; default none: an empty body, the lock alone)",
             "  --padlock-config k=v    a Padlock property for the lock rows' applications, repeatable; e.g.",
             "                          padlock.hand-off-limit=0 shows the one-key rows without local hand-off",
             "  --help");
@@ -71,7 +76,8 @@ record Options(
         double maxForeignCores = 0.15;
         boolean rawAgainstRaw = false;
         boolean metrics = false;
-        boolean twoJvms = false;
+        List<Integer> jvms = List.of();
+        Body body = Body.EMPTY;
         Map<String, String> padlockConfig = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -94,7 +100,27 @@ record Options(
                     metrics = true;
                     break;
                 case "--two-jvms":
-                    twoJvms = true;
+                    jvms = List.of(2);
+                    break;
+                case "--jvms":
+                    jvms = new ArrayList<>();
+                    for (String j : value(args, ++i, arg).split(",")) {
+                        int count = Integer.parseInt(j.trim());
+                        if (count < 2) {
+                            throw new IllegalArgumentException(
+                                    "--jvms takes 2 or more child JVMs (one JVM on one key is the one-key row), got "
+                                            + j + "\n" + USAGE);
+                        }
+                        jvms.add(count);
+                    }
+                    break;
+                case "--body":
+                    String length = value(args, ++i, arg);
+                    try {
+                        body = Body.parse(length);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
+                    }
                     break;
                 case "--padlock-config":
                     String property = value(args, ++i, arg);
@@ -176,7 +202,8 @@ record Options(
                 maxForeignCores,
                 rawAgainstRaw,
                 metrics,
-                twoJvms,
+                List.copyOf(jvms),
+                body,
                 Map.copyOf(padlockConfig),
                 quick);
     }
@@ -206,11 +233,12 @@ record Options(
     String describe() {
         return String.format(
                 "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
-                        + " side; threads %s; Padlock's Micrometer meters %s%s",
+                        + " side; threads %s; body inside the lock %s; Padlock's Micrometer meters %s%s",
                 passes,
                 pass.toMillis() / 1000.0,
                 warmup.toMillis() / 1000.0,
                 threads,
+                body.empty() ? "empty" : body.length() + " (parked)",
                 metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)",
                 padlockConfig.isEmpty() ? "" : "; Padlock configured with " + new TreeMap<>(padlockConfig));
     }

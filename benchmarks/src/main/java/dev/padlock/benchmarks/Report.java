@@ -14,8 +14,9 @@ final class Report {
             String machine,
             String command,
             Options options,
+            double bodyMicros,
             List<RowResult> rows,
-            List<TwoJvmResult> twoJvms,
+            List<MultiJvmResult> multiJvm,
             List<KeyRendering.Line> keys,
             RenewalStorm.Result storm) {
         StringBuilder md = new StringBuilder();
@@ -24,7 +25,22 @@ final class Report {
                 .append("` on ")
                 .append(machine)
                 .append(".\n");
-        md.append(options.describe()).append(".\n\n");
+        md.append(options.describe()).append(".\n");
+        if (options.body().empty()) {
+            md.append("Body inside the lock: empty (`--body` not given), so the lock is all that is measured.\n\n");
+        } else {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "Body inside the lock (`--body %s`): every measured call, Padlock and raw, in every row, parks for"
+                            + " %s while it holds the lock, as a method waiting on I/O would (the CPU stays free for"
+                            + " Redisson, Redis and the other callers; a spinning body would take a core per holder)."
+                            + " Parked bodies wake late by the OS's timer slack: %.0f µs each on average here, %d in a"
+                            + " row before the rows.\n\n",
+                    options.body().length().replace(" ", ""),
+                    options.body().length(),
+                    bodyMicros,
+                    SideBySide.BODY_SAMPLES));
+        }
         md.append("| lock | lease (raw call) | keys | threads | Padlock ops/s | raw ops/s | **Padlock/raw** (passes)"
                 + " | p50 µs Padlock / raw | p99 µs Padlock / raw | JVM CPU µs/op Padlock / raw (Δ)"
                 + " | alloc KB/op Padlock / raw | Redis cmds/op Padlock / raw | goal |\n");
@@ -73,7 +89,7 @@ final class Report {
                 + " window, script-internal calls included, keep-alive PINGs left out. The goal (Padlock/raw ≥ 0.97, at"
                 + " most +5 µs JVM CPU per call, no more commands than raw) applies to the own-keys rows.\n");
         appendCommandMix(md, rows);
-        appendTwoJvms(md, twoJvms);
+        appendMultiJvm(md, options, multiJvm);
         if (storm != null) {
             md.append(String.format(
                     Locale.ROOT,
@@ -158,61 +174,70 @@ final class Report {
         }
     }
 
-    /** The two-JVM one-key rows of issue #17, when {@code --two-jvms} asked for them. */
-    private static void appendTwoJvms(StringBuilder md, List<TwoJvmResult> rows) {
+    /** The multi-JVM one-key rows ({@code --jvms N}; issue #17 for N = 2), when asked for. */
+    private static void appendMultiJvm(StringBuilder md, Options options, List<MultiJvmResult> rows) {
         if (rows.isEmpty()) {
             return;
         }
-        md.append("\nTwo JVMs on one key (`--two-jvms`): both run the same load at once, on the same Redis.\n\n");
-        md.append("| lock | lease (raw call) | threads per JVM | Padlock ops/s | raw ops/s | **Padlock/raw** (passes)"
-                + " | p50 µs Padlock / raw | p99 µs Padlock / raw | Redis cmds/op Padlock / raw"
-                + " | smaller JVM's share Padlock: overall (lowest pass) | raw: overall (lowest pass) | goal |\n");
-        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-        for (TwoJvmResult r : rows) {
+        StringBuilder counts = new StringBuilder();
+        for (int jvms : options.jvms()) {
+            counts.append(counts.length() == 0 ? "" : ",").append(jvms);
+        }
+        md.append("\nSeveral JVMs on one key (`--jvms ")
+                .append(counts)
+                .append("`): every JVM of a row runs the same load at once, on the same Redis.\n\n");
+        md.append("| lock | lease (raw call) | JVMs | threads per JVM | Padlock ops/s | raw ops/s | **Padlock/raw**"
+                + " (passes) | p50 µs Padlock / raw | p99 µs Padlock / raw | Redis cmds/op Padlock / raw"
+                + " | smallest JVM's share Padlock: overall (lowest pass) | raw: overall (lowest pass) | goal |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (MultiJvmResult r : rows) {
             Row row = r.row();
             List<String> misses = r.goalMisses();
             double[] range = r.throughputRatioRange();
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s (%s) | %d | %,.0f | %,.0f | **%.2f** (%.2f–%.2f) | %s / %s | %s / %s | %.2f / %.2f"
+                    "| %s | %s (%s) | %d | %d | %,.0f | %,.0f | **%.2f** (%.2f–%.2f) | %s / %s | %s / %s | %.2f / %.2f"
                             + " | %.1f %% (%.1f %%) | %.1f %% (%.1f %%) | %s |\n",
                     row.type().name().toLowerCase(Locale.ROOT),
                     row.lease().label,
                     row.lease().rawCall,
+                    r.jvms(),
                     row.threads(),
-                    TwoJvmResult.median(r.padlock(), TwoJvmSample::opsPerSecond),
-                    TwoJvmResult.median(r.raw(), TwoJvmSample::opsPerSecond),
+                    MultiJvmResult.median(r.padlock(), MultiJvmSample::opsPerSecond),
+                    MultiJvmResult.median(r.raw(), MultiJvmSample::opsPerSecond),
                     r.throughputRatio(),
                     range[0],
                     range[1],
-                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p50Micros)),
-                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p50Micros)),
-                    micros(TwoJvmResult.median(r.padlock(), TwoJvmSample::p99Micros)),
-                    micros(TwoJvmResult.median(r.raw(), TwoJvmSample::p99Micros)),
-                    TwoJvmResult.median(r.padlock(), TwoJvmSample::commandsPerOp),
-                    TwoJvmResult.median(r.raw(), TwoJvmSample::commandsPerOp),
-                    TwoJvmResult.overallSmallerShare(r.padlock()) * 100,
-                    TwoJvmResult.minSmallerShare(r.padlock()) * 100,
-                    TwoJvmResult.overallSmallerShare(r.raw()) * 100,
-                    TwoJvmResult.minSmallerShare(r.raw()) * 100,
+                    micros(MultiJvmResult.median(r.padlock(), MultiJvmSample::p50Micros)),
+                    micros(MultiJvmResult.median(r.raw(), MultiJvmSample::p50Micros)),
+                    micros(MultiJvmResult.median(r.padlock(), MultiJvmSample::p99Micros)),
+                    micros(MultiJvmResult.median(r.raw(), MultiJvmSample::p99Micros)),
+                    MultiJvmResult.median(r.padlock(), MultiJvmSample::commandsPerOp),
+                    MultiJvmResult.median(r.raw(), MultiJvmSample::commandsPerOp),
+                    MultiJvmResult.overallSmallestShare(r.padlock()) * 100,
+                    MultiJvmResult.minSmallestShare(r.padlock()) * 100,
+                    MultiJvmResult.overallSmallestShare(r.raw()) * 100,
+                    MultiJvmResult.minSmallestShare(r.raw()) * 100,
                     misses.isEmpty() ? "✓" : "✗ " + String.join("; ", misses)));
         }
-        md.append(
-                "\nEach row starts two child JVMs from the suite's jar (same heap and collector flags as this one), each"
-                        + " with the CDI application of the one-key rows (Padlock's client and a raw Redisson client) and the"
-                        + " given number of threads calling the one key; both JVMs stay up for all passes of the row. For every"
-                        + " pass both JVMs run the same side over a common window (a wall-clock start time sent to both over"
-                        + " stdin), Padlock and raw alternating as in the table above, after one warm-up window per side."
-                        + " Throughput is the sum of both JVMs' calls per second of their windows; Padlock/raw the median of"
-                        + " pass-by-pass ratios (in brackets the lowest and highest); p50/p99 from the latencies of every call of"
-                        + " both JVMs merged (HdrHistogram), medians over passes; Redis commands are `INFO commandstats` deltas"
-                        + " around the window, read while both JVMs were idle, keep-alive PINGs left out, divided by the calls of"
-                        + " both. The share is the smaller JVM's part of the side's acquisitions (calls) over all passes, and in"
-                        + " brackets its lowest in a single pass; 50 % is an even split. Goal (issue #17): Padlock/raw ≥ "
-                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_THROUGHPUT_RATIO)
-                        + "× and the smaller JVM's share of Padlock's acquisitions ≥ "
-                        + String.format(Locale.ROOT, "%.0f", TwoJvmResult.GOAL_SMALLER_SHARE * 100)
-                        + " % over the run. Overlapping holders are counted within each JVM only.\n");
+        md.append("\nEach row starts that many child JVMs from the suite's jar (same heap and collector flags as this"
+                + " one), each with the CDI application of the one-key rows (Padlock's client and a raw Redisson"
+                + " client) and the given number of threads calling the one key; all stay up for all passes of the"
+                + " row. For every pass all JVMs run the same side over a common window (a wall-clock start time sent"
+                + " to each over stdin), Padlock and raw alternating as in the table above, after one warm-up window"
+                + " per side. Throughput is the sum of every JVM's calls per second of its window; Padlock/raw the"
+                + " median of pass-by-pass ratios (in brackets the lowest and highest); p50/p99 from the latencies of"
+                + " every call of every JVM merged (HdrHistogram), medians over passes; Redis commands are `INFO"
+                + " commandstats` deltas around the window, read while all JVMs were idle, script-internal calls"
+                + " included, keep-alive PINGs left out, divided by the calls of all JVMs. The share is the part of the"
+                + " side's acquisitions (calls) that the JVM with the fewest got, over all passes, and in brackets the"
+                + " lowest such share in a single pass (whichever JVM it was); 1/N is an even split. Goal: Padlock/raw ≥ "
+                + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_THROUGHPUT_RATIO)
+                + "; with 2 JVMs, the smaller one's share of Padlock's acquisitions ≥ "
+                + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_SMALLER_SHARE_OF_TWO * 100)
+                + " % over the run (issue #17); with 3 or more, the smallest one's share ≥ "
+                + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_SMALLEST_SHARE_PER_PASS * 100)
+                + " % in every pass. Overlapping holders are counted within each JVM only.\n");
     }
 
     private static String micros(double value) {

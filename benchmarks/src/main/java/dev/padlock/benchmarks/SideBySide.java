@@ -21,6 +21,9 @@ import java.util.logging.Logger;
  */
 public final class SideBySide {
 
+    /** Bodies parked in a row to see how long one takes here: long enough to average, short next to a row. */
+    static final int BODY_SAMPLES = 200;
+
     private SideBySide() {}
 
     public static void main(String[] args) throws Exception {
@@ -42,9 +45,10 @@ public final class SideBySide {
         String command = System.getProperty("padlock.benchmarks.command", "benchmarks/run " + String.join(" ", args));
         List<Row> rows = options.rows();
         List<RowResult> results = new ArrayList<>();
-        List<TwoJvmResult> twoJvmResults = new ArrayList<>();
+        List<MultiJvmResult> multiJvmResults = new ArrayList<>();
         String machine;
         RenewalStorm.Result storm = null;
+        double bodyMicros = 0;
         long started = System.nanoTime();
         try (RedisServer redis = Redis.startServer()) {
             machine = Machine.describe(redis);
@@ -60,6 +64,13 @@ public final class SideBySide {
                         storm.padlock().perPeriod());
             }
             System.err.println("Redis at " + redis.uri() + "; " + rows.size() + " rows; " + options.describe());
+            if (!options.body().empty()) {
+                // A parked body wakes late by the OS's timer slack and scheduling: how late, on this machine, now.
+                bodyMicros = options.body().measuredMicros(BODY_SAMPLES);
+                System.err.printf(
+                        "body of %s: %.0f µs on average over %d in a row%n",
+                        options.body().length(), bodyMicros, BODY_SAMPLES);
+            }
             for (int i = 0; i < rows.size(); i++) {
                 Row row = rows.get(i);
                 RowResult result = run(row, redis, options);
@@ -78,23 +89,28 @@ public final class SideBySide {
                         result.rerun(),
                         (System.nanoTime() - started) / 1e9);
             }
-            if (options.twoJvms()) {
-                List<Row> twoJvmRows = TwoJvms.rows(options);
-                for (int i = 0; i < twoJvmRows.size(); i++) {
-                    Row row = twoJvmRows.get(i);
-                    TwoJvmResult result = TwoJvms.run(row, redis, options);
-                    twoJvmResults.add(result);
+            List<Row> multiJvmRows = MultiJvm.rows(options);
+            int multiJvmRun = 0;
+            int multiJvmTotal = multiJvmRows.size() * options.jvms().size();
+            for (int jvms : options.jvms()) {
+                for (Row row : multiJvmRows) {
+                    MultiJvmResult result = MultiJvm.run(row, jvms, redis, options);
+                    multiJvmResults.add(result);
                     System.err.printf(
-                            "[two JVMs %d/%d] %s per JVM: Padlock/raw %.3f, smaller JVM's share Padlock %.0f %% / raw"
-                                    + " %.0f %%, commands/op %.2f / %.2f (%.0f s so far)%n",
-                            i + 1,
-                            twoJvmRows.size(),
+                            "[JVMs %d/%d] %d JVMs, %s per JVM: Padlock/raw %.3f, smallest JVM's share Padlock %.1f %%"
+                                    + " (lowest pass %.1f %%) / raw %.1f %% (%.1f %%), commands/op %.2f / %.2f (%.0f s"
+                                    + " so far)%n",
+                            ++multiJvmRun,
+                            multiJvmTotal,
+                            jvms,
                             row.describe(),
                             result.throughputRatio(),
-                            TwoJvmResult.overallSmallerShare(result.padlock()) * 100,
-                            TwoJvmResult.overallSmallerShare(result.raw()) * 100,
-                            TwoJvmResult.median(result.padlock(), TwoJvmSample::commandsPerOp),
-                            TwoJvmResult.median(result.raw(), TwoJvmSample::commandsPerOp),
+                            MultiJvmResult.overallSmallestShare(result.padlock()) * 100,
+                            MultiJvmResult.minSmallestShare(result.padlock()) * 100,
+                            MultiJvmResult.overallSmallestShare(result.raw()) * 100,
+                            MultiJvmResult.minSmallestShare(result.raw()) * 100,
+                            MultiJvmResult.median(result.padlock(), MultiJvmSample::commandsPerOp),
+                            MultiJvmResult.median(result.raw(), MultiJvmSample::commandsPerOp),
                             (System.nanoTime() - started) / 1e9);
                 }
             }
@@ -104,7 +120,7 @@ public final class SideBySide {
             System.err.println("key-template rendering (JMH)...");
             keys = KeyRendering.run(options.quick());
         }
-        System.out.print(Report.markdown(machine, command, options, results, twoJvmResults, keys, storm));
+        System.out.print(Report.markdown(machine, command, options, bodyMicros, results, multiJvmResults, keys, storm));
         System.err.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
     }
 
@@ -121,8 +137,8 @@ public final class SideBySide {
             Call padlock =
                     options.rawAgainstRaw() ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
-            Section padlockSection = new Section(row);
-            Section rawSection = new Section(row);
+            Section padlockSection = new Section(row, options.body());
+            Section rawSection = new Section(row, options.body());
             Duration warmup = options.warmup();
             new Pass(padlock, padlockSection, row.threads(), redis).run(warmup);
             new Pass(raw, rawSection, row.threads(), redis).run(warmup);

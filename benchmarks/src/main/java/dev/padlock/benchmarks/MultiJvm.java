@@ -10,19 +10,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two-JVM one-key rows ({@code --two-jvms}, issue #17): two child JVMs ({@link TwoJvmWorker}) run the same
- * one-key load at once on the suite's Redis, so that Padlock's local hand-off of a hot key has to share it with
- * another process, as in a deployment of two instances. Each child hosts both sides, like a one-key row of the
- * suite, and stays up for all passes of the row; the parent makes both measure the same side over the same
- * window, alternating sides as {@link SideBySide#run} does, and reads Redis's command counters around it.
+ * The multi-JVM one-key rows ({@code --jvms N}; {@code --two-jvms} is {@code --jvms 2}, issue #17): N child JVMs
+ * ({@link MultiJvmWorker}) run the same one-key load at once on the suite's Redis, so that Padlock's local hand-off of
+ * a hot key has to share it with other processes, as in a deployment of N instances. Each child hosts both sides,
+ * like a one-key row of the suite, and stays up for all passes of the row; the parent makes all of them measure the
+ * same side over the same window, alternating sides as {@link SideBySide#run} does, and reads Redis's command
+ * counters around it.
  */
-final class TwoJvms {
+final class MultiJvm {
 
-    /** Time for the start command to reach both children before the common start. */
+    /** Time for the start command to reach every child before the common start. */
     private static final Duration START_MARGIN = Duration.ofMillis(200);
 
-    /** A child boots Weld and two Redisson clients; on a busy 2-core machine that can take a while. */
-    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * A child boots Weld and two Redisson clients, and all of a row's children boot at once: on a busy 2-core machine
+     * that takes a while, the longer the more of them there are.
+     */
+    private static final Duration BOOT_TIMEOUT_BASE = Duration.ofSeconds(60);
+
+    private static final Duration BOOT_TIMEOUT_PER_JVM = Duration.ofSeconds(30);
 
     /** Beyond the window, calls in flight may each wait up to their 30 s wait time. */
     private static final Duration ANSWER_SLACK = Duration.ofSeconds(90);
@@ -30,7 +36,7 @@ final class TwoJvms {
     /** A child that got to the common start later than this measured partly alone: said on stderr. */
     private static final long LATE_WARNING_MICROS = 20_000;
 
-    private TwoJvms() {}
+    private MultiJvm() {}
 
     /** The rows: one key, per lock type, lease and thread count (threads per JVM), whatever {@code --keys} says. */
     static List<Row> rows(Options options) {
@@ -45,7 +51,9 @@ final class TwoJvms {
         return rows;
     }
 
-    static TwoJvmResult run(Row row, RedisServer redis, Options options) throws IOException, InterruptedException {
+    /** One row with {@code count} child JVMs, each with {@code row.threads()} threads on the one key. */
+    static MultiJvmResult run(Row row, int count, RedisServer redis, Options options)
+            throws IOException, InterruptedException {
         redis.flushAll();
         List<String> args = new ArrayList<>(List.of(
                 redis.uri(),
@@ -53,22 +61,27 @@ final class TwoJvms {
                 row.lease().name(),
                 String.valueOf(row.threads()),
                 String.valueOf(options.rawAgainstRaw()),
-                String.valueOf(options.metrics())));
+                String.valueOf(options.metrics()),
+                String.valueOf(options.body().nanos())));
         options.padlockConfig().forEach((key, value) -> args.add(key + "=" + value));
-        String main = TwoJvmWorker.class.getName();
-        try (ChildJvm first = ChildJvm.start("JVM 1", main, args);
-                ChildJvm second = ChildJvm.start("JVM 2", main, args)) {
-            List<ChildJvm> jvms = List.of(first, second);
+        String main = MultiJvmWorker.class.getName();
+        List<ChildJvm> jvms = new ArrayList<>();
+        try {
+            for (int j = 1; j <= count; j++) {
+                jvms.add(ChildJvm.start("JVM " + j, main, args));
+            }
+            Duration boot = BOOT_TIMEOUT_BASE.plus(BOOT_TIMEOUT_PER_JVM.multipliedBy(count));
             for (ChildJvm jvm : jvms) {
-                String ready = jvm.answer(BOOT_TIMEOUT);
+                // They boot side by side: the wait for the first covers most of the others'.
+                String ready = jvm.answer(boot);
                 if (!ready.equals("ready")) {
                     throw new IllegalStateException(jvm.name() + " answered \"" + ready + "\" instead of ready");
                 }
             }
             window(jvms, "padlock", options.warmup(), redis);
             window(jvms, "raw", options.warmup(), redis);
-            List<TwoJvmSample> padlock = new ArrayList<>();
-            List<TwoJvmSample> raw = new ArrayList<>();
+            List<MultiJvmSample> padlock = new ArrayList<>();
+            List<MultiJvmSample> raw = new ArrayList<>();
             for (int pass = 0; pass < options.passes(); pass++) {
                 if (pass % 2 == 0) {
                     padlock.add(window(jvms, "padlock", options.pass(), redis));
@@ -78,16 +91,18 @@ final class TwoJvms {
                     padlock.add(window(jvms, "padlock", options.pass(), redis));
                 }
             }
-            return new TwoJvmResult(row, padlock, raw);
+            return new MultiJvmResult(row, count, padlock, raw);
+        } finally {
+            ChildJvm.closeAll(jvms);
         }
     }
 
     /**
-     * Both children measure {@code side} from a common wall-clock start for {@code length}; Redis's counters are read
-     * while both are idle, before the command and after both answers, so the window holds their calls and nothing
+     * Every child measures {@code side} from a common wall-clock start for {@code length}; Redis's counters are read
+     * while all are idle, before the command and after every answer, so the window holds their calls and nothing
      * else of theirs.
      */
-    private static TwoJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
+    private static MultiJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
             throws InterruptedException {
         CommandStats before = redis.commandStats();
         Instant start = Instant.now().plus(START_MARGIN);
@@ -101,12 +116,12 @@ final class TwoJvms {
             JvmWindow w = JvmWindow.decode(jvm.answer(timeout));
             if (w.lateMicros() > LATE_WARNING_MICROS) {
                 System.err.printf(
-                        "  %s started its %s window %.1f ms after the other could have%n",
+                        "  %s started its %s window %.1f ms after the common start%n",
                         jvm.name(), side, w.lateMicros() / 1e3);
             }
             windows.add(w);
         }
         CommandStats after = redis.commandStats();
-        return new TwoJvmSample(windows, after.minus(before));
+        return new MultiJvmSample(windows, after.minus(before));
     }
 }

@@ -4,8 +4,8 @@ import dev.padlock.testing.CommandStats;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
-/** One side's window in a two-JVM row: what each JVM measured, and what Redis ran meanwhile for both. */
-record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
+/** One side's window in a multi-JVM row: what each JVM measured, and what Redis ran meanwhile for all of them. */
+record MultiJvmSample(List<JvmWindow> jvms, CommandStats commands) {
 
     long ops() {
         long ops = 0;
@@ -15,7 +15,7 @@ record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
         return ops;
     }
 
-    /** Each JVM's calls over its own window, summed: both windows start together and last as long. */
+    /** Each JVM's calls over its own window, summed: the windows start together and last as long. */
     double opsPerSecond() {
         double rate = 0;
         for (JvmWindow w : jvms) {
@@ -24,8 +24,8 @@ record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
         return rate;
     }
 
-    /** The share of the acquisitions the JVM with fewer of them got (0.5 is an even split). */
-    double smallerShare() {
+    /** The share of the acquisitions the JVM with the fewest of them got (1/N is an even split). */
+    double smallestShare() {
         long smallest = Long.MAX_VALUE;
         for (JvmWindow w : jvms) {
             smallest = Math.min(smallest, w.ops());
@@ -33,7 +33,7 @@ record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
         return ops() == 0 ? 0 : (double) smallest / ops();
     }
 
-    /** Every call of both JVMs. */
+    /** Every call of every JVM. */
     Histogram latencyNanos() {
         Histogram all = new Histogram(JvmWindow.HIGHEST_NANOS, 3);
         for (JvmWindow w : jvms) {
@@ -50,7 +50,7 @@ record TwoJvmSample(List<JvmWindow> jvms, CommandStats commands) {
         return latencyNanos().getValueAtPercentile(99) / 1e3;
     }
 
-    /** Commands Redis ran per call of either JVM, script-internal calls included and keep-alive left out. */
+    /** Commands Redis ran per call of any JVM, script-internal calls included and keep-alive left out. */
     double commandsPerOp() {
         return (commands.total() - commands.calls(Sample.KEEP_ALIVE)) / (double) ops();
     }

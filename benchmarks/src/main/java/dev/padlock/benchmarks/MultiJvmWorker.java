@@ -22,7 +22,7 @@ import java.util.logging.Logger;
 import org.HdrHistogram.Histogram;
 
 /**
- * One of the two child JVMs of a two-JVM row ({@code benchmarks/run --two-jvms}, see {@link TwoJvms}): the same
+ * One of the child JVMs of a multi-JVM row ({@code benchmarks/run --jvms N}, see {@link MultiJvm}): the same
  * CDI application as a one-key row of the suite (both sides, {@link Application}), on the parent's Redis, driven by
  * the parent over stdin and answering on stdout, one line each:
  *
@@ -33,16 +33,16 @@ import org.HdrHistogram.Histogram;
  *   ← quit (or the end of stdin: the parent is gone, and this JVM halts at once)
  * </pre>
  *
- * <p>The start is a wall-clock time both JVMs read from the same host clock, so their windows begin together
+ * <p>The start is a wall-clock time all the JVMs read from the same host clock, so their windows begin together
  * whatever the order in which the parent's commands reach them. Anything else printed goes to stderr, which the
  * parent keeps to show when this JVM fails.
  *
- * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, then any
- * {@code padlock.key=value} of {@code --padlock-config}.
+ * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, the body's
+ * length in ns ({@code --body}; 0 for none), then any {@code padlock.key=value} of {@code --padlock-config}.
  */
-public final class TwoJvmWorker {
+public final class MultiJvmWorker {
 
-    private TwoJvmWorker() {}
+    private MultiJvmWorker() {}
 
     public static void main(String[] args) {
         PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
@@ -61,9 +61,10 @@ public final class TwoJvmWorker {
     }
 
     private static void serve(String[] args, PrintStream protocol) throws Exception {
-        if (args.length < 6) {
-            throw new IllegalArgumentException("usage: TwoJvmWorker <redis uri> <lock type> <lease> <threads>"
-                    + " <raw-against-raw> <metrics> [padlock.key=value ...]; started by benchmarks/run --two-jvms");
+        if (args.length < 7) {
+            throw new IllegalArgumentException("usage: MultiJvmWorker <redis uri> <lock type> <lease> <threads>"
+                    + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
+                    + " --jvms N");
         }
         Row row = new Row(
                 LockType.valueOf(args[1]),
@@ -72,8 +73,9 @@ public final class TwoJvmWorker {
                 Integer.parseInt(args[3]));
         boolean rawAgainstRaw = Boolean.parseBoolean(args[4]);
         boolean metrics = Boolean.parseBoolean(args[5]);
+        Body body = new Body(Long.parseLong(args[6]));
         Map<String, String> padlockConfig = new HashMap<>();
-        for (int i = 6; i < args.length; i++) {
+        for (int i = 7; i < args.length; i++) {
             int eq = args[i].indexOf('=');
             padlockConfig.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
@@ -82,8 +84,8 @@ public final class TwoJvmWorker {
                 Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
             Call padlock = rawAgainstRaw ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
-            Section padlockSection = new Section(row);
-            Section rawSection = new Section(row);
+            Section padlockSection = new Section(row, body);
+            Section rawSection = new Section(row, body);
             protocol.println("ready");
             String line;
             while (!(line = commands.take()).equals("quit")) {
