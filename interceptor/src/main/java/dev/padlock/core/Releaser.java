@@ -28,9 +28,12 @@ final class Releaser {
     static volatile boolean givesWay = true;
 
     /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
-    private static final long MIN_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
-    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** How many of the unlock's round trips the next caller gives way; see {@link #yieldNanos}. */
+    private static final int YIELD_ROUND_TRIPS = 2;
+
+    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final LeaseRenewal renewal;
     private final RedisClientSource client;
@@ -159,11 +162,14 @@ final class Releaser {
     }
 
     /**
-     * How long the next caller gives way: a few round trips, the time another application's waiter needs to hear of
-     * the release and ask for the key; at least 2 ms (a busy machine may take that long to run the other waiter), at most 20.
+     * How long the next caller gives way: two round trips of the unlock, the time another application's waiter needs
+     * to hear of the release and ask for the key (it heard when Redis ran the unlock, before this application heard
+     * the answer); at least 250 µs, at most 5 ms. Longer is not fairer: while this application's caller gives way it
+     * does not wait in Redis either, so a short chain of the application that took the key could end meanwhile,
+     * find nobody listening, and take the key straight back itself.
      */
     private static long yieldNanos(long roundTripNanos) {
-        return Math.max(MIN_YIELD_NANOS, Math.min(MAX_YIELD_NANOS, 4 * roundTripNanos));
+        return Math.max(MIN_YIELD_NANOS, Math.min(MAX_YIELD_NANOS, YIELD_ROUND_TRIPS * roundTripNanos));
     }
 
     private static CompletableFuture<Void> report(LockedCall call, LockLost loss) {
