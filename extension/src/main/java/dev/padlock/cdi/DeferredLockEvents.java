@@ -8,28 +8,46 @@ import java.util.List;
 
 /**
  * Meters handed to the engine when it is built (after bean discovery), bound to the application's meter registry and
- * tracer once beans can be created (after deployment validation). Until then nothing is counted: no {@code @Locked} call runs
- * before the application is deployed. A call pays one volatile read for the indirection.
+ * tracer once beans can be created (after deployment validation), or to {@link LockEvents#NONE} when it has neither.
+ * Until then nothing is counted: no {@code @Locked} call runs before the application is deployed. A call pays one
+ * volatile read for the indirection.
+ *
+ * <p>Only meters asked for before the binding are kept here, and only until it: the deployed methods' few. Meters
+ * asked for later (a method planned late, a {@code Locks} call planned per call because its settings are not kept)
+ * come straight from the bound events, so nothing piles up here for the life of the application.
  */
 final class DeferredLockEvents implements LockEvents {
 
     private static final System.Logger LOG = System.getLogger(DeferredLockEvents.class.getName());
 
     private final List<Deferred> meters = new ArrayList<>();
-    private LockEvents bound;
+    private volatile LockEvents bound;
 
     @Override
-    public synchronized Meter meter(String lockName, LockType type) {
-        Deferred meter = new Deferred(lockName, type);
-        if (bound != null) {
-            meter.bind(bound); // a method planned late, on its first call
-        } else {
-            meters.add(meter);
+    public Meter meter(String lockName, LockType type) {
+        LockEvents events = bound;
+        if (events == null) {
+            synchronized (this) {
+                events = bound;
+                if (events == null) {
+                    Deferred meter = new Deferred(lockName, type);
+                    meters.add(meter);
+                    return meter;
+                }
+            }
         }
-        return meter;
+        return events.meter(lockName, type);
     }
 
-    /** From now on, the meters count in {@code events}. */
+    /** How many meters wait for {@link #bind}, each kept until then: for tests that count what is kept. */
+    synchronized int awaitingBinding() {
+        return meters.size();
+    }
+
+    /**
+     * From now on, the meters count in {@code events}; {@link LockEvents#NONE} when the application has nothing to
+     * count in, which also ends the keeping of meters.
+     */
     synchronized void bind(LockEvents events) {
         bound = events;
         meters.forEach(meter -> meter.bind(events));

@@ -314,6 +314,11 @@ public class PadlockExtension implements Extension {
         }
     }
 
+    /** How many meters wait to be bound to a registry or tracer: for tests that count what is kept. */
+    int metersAwaitingBinding() {
+        return meters == null ? 0 : meters.awaitingBinding();
+    }
+
     /** For the readiness check: the client Padlock locks with, Padlock's own or the application's. */
     RedisReachability reachability() {
         return reachability;
@@ -326,16 +331,28 @@ public class PadlockExtension implements Extension {
         if (engine != null && deployable) {
             engine.publishMetrics(applicationName());
         }
-        if (meters != null && deployable) {
-            LockEvents micrometer = applicationHasMeterRegistry ? MicrometerRegistry.events(beans) : null;
-            LockEvents tracing =
-                    openTelemetryVisible ? OpenTelemetryTracing.events(beans, applicationHasOpenTelemetry) : null;
-            LockEvents events = LockEvents.both(
-                    micrometer != null ? micrometer : LockEvents.NONE, tracing != null ? tracing : LockEvents.NONE);
-            if (events != LockEvents.NONE) {
+        if (meters != null) {
+            // Bound also when there is nothing to count in (an OpenTelemetry API on the class path but nothing that
+            // traces): unbound, the deferred events would keep every meter asked for after deployment, one per Locks
+            // call planned per call, for as long as the application runs.
+            LockEvents events = LockEvents.NONE;
+            try {
+                if (deployable) {
+                    events = observers(beans);
+                }
+            } finally {
                 meters.bind(events);
             }
         }
+    }
+
+    /** The application's meter registry and tracer, either or both; {@link LockEvents#NONE} when neither. */
+    private LockEvents observers(BeanManager beans) {
+        LockEvents micrometer = applicationHasMeterRegistry ? MicrometerRegistry.events(beans) : null;
+        LockEvents tracing =
+                openTelemetryVisible ? OpenTelemetryTracing.events(beans, applicationHasOpenTelemetry) : null;
+        return LockEvents.both(
+                micrometer != null ? micrometer : LockEvents.NONE, tracing != null ? tracing : LockEvents.NONE);
     }
 
     /** A name for the application's metrics: its module name where the container tells, else "padlock". */

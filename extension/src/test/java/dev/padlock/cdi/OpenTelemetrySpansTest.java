@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.Locked;
+import dev.padlock.Locks;
 import dev.padlock.OnFailure;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
@@ -24,6 +25,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
@@ -117,6 +119,40 @@ class OpenTelemetrySpansTest {
         public String reserveIfFree(String sku) {
             ran.incrementAndGet();
             return sku;
+        }
+    }
+
+    @ApplicationScoped
+    public static class InCode {
+        @Inject
+        Locks locks;
+
+        public Locks locks() {
+            return locks;
+        }
+    }
+
+    @Test
+    void aLocksCallsSpanNamesItsLockNeverItsKey(RedisServer redis) {
+        try (Deployment app = Deployment.start(
+                Map.of("padlock.redis.address", redis.uri()), Stock.class, InCode.class, Tracing.class)) {
+            Locks locks = app.bean(InCode.class).locks();
+            InMemorySpanExporter exporter = app.bean(InMemorySpanExporter.class);
+            Span request = app.bean(OpenTelemetry.class)
+                    .getTracer("test")
+                    .spanBuilder("request")
+                    .startSpan();
+            try (Scope inRequest = request.makeCurrent()) {
+                assertThat(locks.on("stock", SKU).get(() -> SKU)).isEqualTo(SKU);
+            } finally {
+                request.end();
+            }
+
+            assertThat(acquisitions(exporter)).singleElement().satisfies(span -> {
+                assertThat(span.getName()).isEqualTo("padlock.acquire stock");
+                assertThat(span.getAttributes().get(NAME)).isEqualTo("stock");
+                assertNoKey(span);
+            });
         }
     }
 

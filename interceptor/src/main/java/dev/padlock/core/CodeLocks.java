@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -26,6 +27,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code @Locked} method into one, with the same rules, and keeps it for the next call with the same settings. The
  * first call with new settings plans them (per-lock configuration, the one-type-per-name rule); the others look the
  * operation up.
+ *
+ * <p>The one-type-per-name rule does not depend on which operations are kept: the first use of every lock name is
+ * remembered on its own ({@link #firstUses}), so a new use is compared with it also once the operations are no longer
+ * kept.
  */
 final class CodeLocks implements Locks {
 
@@ -94,9 +99,48 @@ final class CodeLocks implements Locks {
 
     private record Planned(Settings settings, Class<?> result) {}
 
+    /**
+     * The first use of one lock name without a key and the first with keys, either {@code null} until made. Every use
+     * of a name has the type family of these (the others were refused), so they stand for all of them: an unkeyed and a
+     * keyed one, as a keyed use of {@code "stock"} can reach the keys of {@code "stock:eu"} and an unkeyed one cannot.
+     */
+    private record FirstUses(LockPlan unkeyed, LockPlan keyed) {
+
+        FirstUses with(LockPlan plan) {
+            boolean isKeyed = !plan.keys().isEmpty();
+            if (isKeyed ? keyed != null : unkeyed != null) {
+                return this;
+            }
+            return isKeyed ? new FirstUses(unkeyed, plan) : new FirstUses(plan, keyed);
+        }
+
+        void addTo(List<LockPlan> plans) {
+            if (unkeyed != null) {
+                plans.add(unkeyed);
+            }
+            if (keyed != null) {
+                plans.add(keyed);
+            }
+        }
+    }
+
     private final PadlockEngine engine;
     private final Map<Planned, LockOperation> operations = new ConcurrentHashMap<>();
     private final AtomicBoolean warnedFull = new AtomicBoolean();
+
+    /**
+     * Per lock name used here, sorted so that the names a new one can meet ({@code "stock"} and {@code "stock:eu"})
+     * are found without looking at the others; guarded by {@code this}.
+     *
+     * <p>Bounded by the names, not the settings, and never trimmed: a forgotten name would let its next use take
+     * another type beside a holder of the first (an overlap), and refusing names past a count would stop an
+     * application that works over what is only a cost. Names are meant to be few (one per kind of resource, the
+     * varying part in the key), and a name costs one small record; an application that builds names from data keeps
+     * one per value, which {@link #warnedNames one warning} names with the fix.
+     */
+    private final TreeMap<String, FirstUses> firstUses = new TreeMap<>();
+
+    private boolean warnedNames;
 
     CodeLocks(PadlockEngine engine) {
         this.engine = engine;
@@ -184,17 +228,19 @@ final class CodeLocks implements Locks {
         if (!result.isValid()) {
             throw new LockException(String.join("\n", result.problems()));
         }
+        LockPlan plan = result.plan();
         List<LockPlan> plans = engine.plans();
-        operations.values().forEach(op -> plans.add(op.plan()));
-        plans.add(result.plan());
+        usesMeeting(plan.lockName(), plans);
+        plans.add(plan);
         List<String> conflicts = LockTypeConflicts.find(
                 plans, engine.namedLocks(), engine.validator().config());
         if (!conflicts.isEmpty()) {
             throw new LockException(String.join("\n", conflicts));
         }
+        remember(plan, planned.settings());
         Class<?>[] parameterTypes = new Class<?>[planned.settings().keyCount()];
         Arrays.fill(parameterTypes, Object.class);
-        LockOperation operation = engine.operation(result.plan(), parameterTypes);
+        LockOperation operation = engine.operation(plan, parameterTypes);
         if (operations.size() < KEPT_OPERATIONS) {
             operations.put(planned, operation);
         } else if (warnedFull.compareAndSet(false, true)) {
@@ -206,5 +252,43 @@ final class CodeLocks implements Locks {
                             + " Locks.on(\"stock:\" + sku)) so that a name stays one lock with one configuration");
         }
         return operation;
+    }
+
+    /**
+     * Adds the remembered uses of the names a use of {@code name} can meet in Redis: the name itself, the names it
+     * extends ({@code "stock"} for {@code "stock:eu"}), and the names that extend it. Uses of other names were checked
+     * against each other when they were made.
+     */
+    private void usesMeeting(String name, List<LockPlan> plans) {
+        FirstUses same = firstUses.get(name);
+        if (same != null) {
+            same.addTo(plans);
+        }
+        for (int colon = name.indexOf(':'); colon >= 0; colon = name.indexOf(':', colon + 1)) {
+            FirstUses shorter = firstUses.get(name.substring(0, colon));
+            if (shorter != null) {
+                shorter.addTo(plans);
+            }
+        }
+        firstUses.subMap(name + ":", name + ";").values().forEach(longer -> longer.addTo(plans));
+    }
+
+    private void remember(LockPlan plan, Settings settings) {
+        FirstUses before = firstUses.get(plan.lockName());
+        FirstUses after = before == null ? new FirstUses(null, null).with(plan) : before.with(plan);
+        if (after == before) {
+            return;
+        }
+        firstUses.put(plan.lockName(), after);
+        if (before == null && firstUses.size() > KEPT_OPERATIONS && !warnedNames) {
+            warnedNames = true;
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Locks was called with more than " + KEPT_OPERATIONS + " different lock names, the latest "
+                            + settings.display() + "; Padlock remembers the type of every name for as long as the"
+                            + " application runs (to refuse a second type for it), so each new name costs memory."
+                            + " Put the varying part in the key (Locks.on(\"stock\", sku), not"
+                            + " Locks.on(\"stock:\" + sku))");
+        }
     }
 }

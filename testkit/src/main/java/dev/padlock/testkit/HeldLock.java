@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,13 +49,25 @@ public final class HeldLock implements AutoCloseable {
         renewal.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
     }
 
-    static HeldLock take(Config config, String where, LockType type, String key, Duration lease, Duration wait) {
+    /**
+     * @param where the Redis, as messages name it (its password masked)
+     * @param secrets texts no message, nor the message of a cause passed on, may show (the password of the address)
+     */
+    static HeldLock take(
+            Config config,
+            String where,
+            List<String> secrets,
+            LockType type,
+            String key,
+            Duration lease,
+            Duration wait) {
         RedissonClient client;
         try {
             client = Redisson.create(config);
         } catch (RuntimeException e) {
             throw new IllegalStateException(
-                    "OtherOwner cannot hold " + key + ": no connection to " + where + ": " + rootCause(e), e);
+                    "OtherOwner cannot hold " + key + ": no connection to " + where + ": " + rootCause(e, secrets),
+                    shown(e, secrets));
         }
         try {
             LockKind kind = LockKind.of(type);
@@ -65,11 +78,11 @@ public final class HeldLock implements AutoCloseable {
             boolean taken;
             if (type == LockType.FENCED) {
                 CompletableFuture<Long> acquiring = Acquisition.tryFenced(lock, waitMillis, leaseMillis, OWNER);
-                Long answer = await(acquiring, key, where);
+                Long answer = await(acquiring, key, where, secrets);
                 taken = answer != null;
                 token = taken ? answer : 0;
             } else {
-                taken = await(Acquisition.tryLock(lock, waitMillis, leaseMillis, OWNER), key, where);
+                taken = await(Acquisition.tryLock(lock, waitMillis, leaseMillis, OWNER), key, where, secrets);
             }
             if (!taken) {
                 throw new IllegalStateException("OtherOwner could not take " + key + " (" + type + ") on " + where
@@ -85,24 +98,71 @@ public final class HeldLock implements AutoCloseable {
     }
 
     /** Waits for an acquisition also when interrupted (a lock taken meanwhile would otherwise stay held). */
-    private static <T> T await(CompletableFuture<T> acquiring, String key, String where) {
+    private static <T> T await(CompletableFuture<T> acquiring, String key, String where, List<String> secrets) {
         Throwable failure = Acquisition.awaitUninterruptibly(acquiring);
         if (failure != null) {
             throw new IllegalStateException(
-                    "OtherOwner could not take " + key + " on " + where + ": " + rootCause(failure), failure);
+                    "OtherOwner could not take " + key + " on " + where + ": " + rootCause(failure, secrets),
+                    shown(failure, secrets));
         }
         return acquiring.join();
     }
 
-    /** What Redis or the network said: the deepest cause, which Redisson wraps in messages that say less. */
-    private static String rootCause(Throwable failure) {
+    /**
+     * What Redis or the network said: the deepest cause, which Redisson wraps in messages that say less; without the
+     * secrets, which a parser's message may quote (Redisson's, of an address it misread).
+     */
+    private static String rootCause(Throwable failure, List<String> secrets) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
         String message = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
         int channel = message.indexOf(". channel: ");
-        return channel > 0 ? message.substring(0, channel) : message;
+        return struckOut(channel > 0 ? message.substring(0, channel) : message, secrets);
+    }
+
+    private static String struckOut(String text, List<String> secrets) {
+        String struck = text;
+        for (String secret : secrets) {
+            struck = struck.replace(secret, "***");
+        }
+        return struck;
+    }
+
+    /** Links of a cause chain looked at; a chain is a few links long, a loop is not followed for ever. */
+    private static final int MAX_CAUSES = 32;
+
+    /**
+     * The failure to pass on as the cause: itself when no message of its chain shows a secret, else a copy of the
+     * chain with the secrets struck out of every message (each link names the class it copies, and keeps its stack
+     * trace), so that a test report's stack trace does not show what the message leaves out.
+     */
+    private static Throwable shown(Throwable failure, List<String> secrets) {
+        boolean showsSecret = false;
+        Throwable link = failure;
+        for (int i = 0; link != null && i < MAX_CAUSES && !showsSecret; i++, link = link.getCause()) {
+            String message = link.getMessage();
+            showsSecret = message != null && !struckOut(message, secrets).equals(message);
+        }
+        return showsSecret ? copy(failure, secrets, 0) : failure;
+    }
+
+    private static Throwable copy(Throwable failure, List<String> secrets, int depth) {
+        Throwable cause = failure.getCause();
+        StruckOut copy = new StruckOut(
+                failure.getClass().getName()
+                        + (failure.getMessage() == null ? "" : ": " + struckOut(failure.getMessage(), secrets)),
+                cause == null || cause == failure || depth + 1 >= MAX_CAUSES ? null : copy(cause, secrets, depth + 1));
+        copy.setStackTrace(failure.getStackTrace());
+        return copy;
+    }
+
+    /** One link of a cause chain whose messages quoted a secret: the class it copies and its message, struck out. */
+    private static final class StruckOut extends RuntimeException {
+        StruckOut(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** The Redis key held, e.g. {@code padlock:stock:A-42}. */

@@ -1,10 +1,15 @@
 package dev.padlock.testkit;
 
 import dev.padlock.LockType;
+import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.key.KeyRenderer;
 import dev.padlock.testing.RedisServer;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.redisson.config.Config;
 
 /**
@@ -40,15 +45,25 @@ public final class OtherOwner {
 
     private final Config config;
     private final String where;
+    /** Texts no message may show: the address's password and the pieces of it a parser may quote alone. */
+    private final List<String> secrets;
+
     private final LockType type;
     private final String keyPrefix;
     private final Duration lease;
     private final Duration waitTime;
 
     private OtherOwner(
-            Config config, String where, LockType type, String keyPrefix, Duration lease, Duration waitTime) {
+            Config config,
+            String where,
+            List<String> secrets,
+            LockType type,
+            String keyPrefix,
+            Duration lease,
+            Duration waitTime) {
         this.config = config;
         this.where = where;
+        this.secrets = secrets;
         this.type = type;
         this.keyPrefix = keyPrefix;
         this.lease = lease;
@@ -68,7 +83,30 @@ public final class OtherOwner {
                 .setConnectionMinimumIdleSize(1)
                 .setConnectionPoolSize(4)
                 .setSubscriptionConnectionMinimumIdleSize(1);
-        return new OtherOwner(config, redisAddress.replaceFirst("//[^@/]*@", "//***@"));
+        return new OtherOwner(config, RedisConnectionSettings.masked(redisAddress), secretsOf(redisAddress));
+    }
+
+    /**
+     * The password of the address, then each piece of it between the characters that end a part of a URI: a parser
+     * that misreads the address (a {@code /} in the password ends its authority there) quotes such a piece alone.
+     * Longest first, so that a piece inside another is struck out after it. A short piece may strike letters out of
+     * a word that only looks like it: such a message reads worse, and still shows no part of the password.
+     */
+    private static List<String> secretsOf(String address) {
+        return RedisConnectionSettings.passwordOf(address)
+                .map(password -> {
+                    Set<String> secrets = new LinkedHashSet<>();
+                    secrets.add(password);
+                    for (String piece : password.split("[/?#@:]")) {
+                        if (!piece.isEmpty()) {
+                            secrets.add(piece);
+                        }
+                    }
+                    return secrets.stream()
+                            .sorted(Comparator.comparingInt(String::length).reversed())
+                            .toList();
+                })
+                .orElse(List.of());
     }
 
     /** Another owner on the test's Redis from {@code padlock-testing}'s {@code RedisExtension}. */
@@ -84,11 +122,11 @@ public final class OtherOwner {
      */
     public static OtherOwner using(Config redissonConfig) {
         Objects.requireNonNull(redissonConfig, "redissonConfig");
-        return new OtherOwner(new Config(redissonConfig), "the Redis of the given Redisson configuration");
+        return new OtherOwner(new Config(redissonConfig), "the Redis of the given Redisson configuration", List.of());
     }
 
-    private OtherOwner(Config config, String where) {
-        this(config, where, LockType.REENTRANT, DEFAULT_KEY_PREFIX, DEFAULT_LEASE, DEFAULT_WAIT);
+    private OtherOwner(Config config, String where, List<String> secrets) {
+        this(config, where, secrets, LockType.REENTRANT, DEFAULT_KEY_PREFIX, DEFAULT_LEASE, DEFAULT_WAIT);
     }
 
     /**
@@ -97,12 +135,13 @@ public final class OtherOwner {
      * writers out and lets readers in; every other type keeps every caller of the name out.
      */
     public OtherOwner type(LockType type) {
-        return new OtherOwner(config, where, Objects.requireNonNull(type, "type"), keyPrefix, lease, waitTime);
+        return new OtherOwner(config, where, secrets, Objects.requireNonNull(type, "type"), keyPrefix, lease, waitTime);
     }
 
     /** The application's {@code padlock.key-prefix}; default {@code padlock:}. May be empty. */
     public OtherOwner keyPrefix(String keyPrefix) {
-        return new OtherOwner(config, where, type, Objects.requireNonNull(keyPrefix, "keyPrefix"), lease, waitTime);
+        return new OtherOwner(
+                config, where, secrets, type, Objects.requireNonNull(keyPrefix, "keyPrefix"), lease, waitTime);
     }
 
     /**
@@ -117,7 +156,7 @@ public final class OtherOwner {
             throw new IllegalArgumentException("OtherOwner.lease(" + lease + "): a lease under 100 ms could lapse"
                     + " between two renewals; use at least 100 ms (the default is 10 s)");
         }
-        return new OtherOwner(config, where, type, keyPrefix, lease, waitTime);
+        return new OtherOwner(config, where, secrets, type, keyPrefix, lease, waitTime);
     }
 
     /**
@@ -129,7 +168,7 @@ public final class OtherOwner {
         if (waitTime.isNegative()) {
             throw new IllegalArgumentException("OtherOwner.waitTime(" + waitTime + "): must not be negative");
         }
-        return new OtherOwner(config, where, type, keyPrefix, lease, waitTime);
+        return new OtherOwner(config, where, secrets, type, keyPrefix, lease, waitTime);
     }
 
     /**
@@ -165,7 +204,7 @@ public final class OtherOwner {
     }
 
     private HeldLock take(String redisKey) {
-        return HeldLock.take(new Config(config), where, type, redisKey, lease, waitTime);
+        return HeldLock.take(new Config(config), where, secrets, type, redisKey, lease, waitTime);
     }
 
     @Override

@@ -143,9 +143,10 @@ public record RedisConnectionSettings(
 
     /**
      * An address with any user info (which may hold a password) replaced by {@code ***}, also when the scheme is
-     * missing ({@code user:pw@host:6379} is a typo the reader's messages exist to report).
+     * missing ({@code user:pw@host:6379} is a typo the reader's messages exist to report). Cut at the last {@code @},
+     * as a password may hold {@code @} or {@code /}. Public for Padlock's test kit, which shows addresses too.
      */
-    static String masked(String address) {
+    public static String masked(String address) {
         int scheme = address.indexOf("://");
         int start = scheme >= 0 ? scheme + 3 : 0;
         int at = address.lastIndexOf('@');
@@ -165,19 +166,26 @@ public record RedisConnectionSettings(
             secrets.add(password);
         }
         for (String address : addresses) {
-            int scheme = address.indexOf("://");
-            int start = scheme >= 0 ? scheme + 3 : 0;
-            int at = address.lastIndexOf('@');
-            if (at > start) {
-                String userInfo = address.substring(start, at);
-                // user:password, or a lone password (redis://secret@host is taken as one)
-                String secret = userInfo.substring(userInfo.indexOf(':') + 1);
-                if (!secret.isEmpty()) {
-                    secrets.add(secret);
-                }
-            }
+            passwordOf(address).ifPresent(secrets::add);
         }
         return List.copyOf(secrets);
+    }
+
+    /**
+     * The password in an address's user info ({@code redis://user:secret@host}), which may hold {@code @} or {@code
+     * /}; empty when there is none. Public for Padlock's test kit, which keeps it out of its messages too.
+     */
+    public static Optional<String> passwordOf(String address) {
+        int scheme = address.indexOf("://");
+        int start = scheme >= 0 ? scheme + 3 : 0;
+        int at = address.lastIndexOf('@');
+        if (at <= start) {
+            return Optional.empty();
+        }
+        String userInfo = address.substring(start, at);
+        // user:password, or a lone password (redis://secret@host is taken as one)
+        String secret = userInfo.substring(userInfo.indexOf(':') + 1);
+        return secret.isEmpty() ? Optional.empty() : Optional.of(secret);
     }
 
     /** Whether any address carries user info, which Redisson takes as username and password. */

@@ -9,8 +9,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,12 +32,32 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code padlock.lease.renewals} counter {@code {lock, type, result}}: renewals {@code renewed} or {@code
  *       failed}
  * </ul>
+ *
+ * <p>Names are meant to be few (the varying part goes in the key), but {@code Locks.on("stock:" + sku)} is accepted:
+ * so that such names cannot grow the registry (and the metrics backend) without bound, the first {@value
+ * #LOCK_NAMES} distinct names get a {@code lock} tag of their own and later ones are counted together under {@value
+ * #OTHER}, with one warning.
  */
 public final class MicrometerLockEvents implements LockEvents {
 
+    private static final System.Logger LOG = System.getLogger(MicrometerLockEvents.class.getName());
+
+    /**
+     * Distinct lock names with a tag of their own; as many as {@code Locks} keeps operations for, far more than an
+     * application's code and configuration name.
+     */
+    public static final int LOCK_NAMES = 1024;
+
+    /** The {@code lock} tag of names past {@link #LOCK_NAMES}; no lock name has braces, so none is taken for it. */
+    public static final String OTHER = "{other}";
+
     private final MeterRegistry registry;
-    /** The gauges' values, one pair per lock name and type, shared by the methods that use the name. */
+    /** The gauges' values, one pair per lock tag and type, shared by the methods that use the name. */
     private final Map<String, LockMeter.Gauges> gauges = new ConcurrentHashMap<>();
+    /** The names with a tag of their own; guarded by itself. */
+    private final Set<String> tagged = new HashSet<>();
+
+    private boolean warnedOther;
 
     public MicrometerLockEvents(MeterRegistry registry) {
         this.registry = registry;
@@ -43,10 +65,35 @@ public final class MicrometerLockEvents implements LockEvents {
 
     @Override
     public Meter meter(String lockName, LockType type) {
-        Tags tags = Tags.of("lock", lockName, "type", tagValue(type));
+        String lock = lockTag(lockName);
+        Tags tags = Tags.of("lock", lock, "type", tagValue(type));
         LockMeter.Gauges shared =
-                gauges.computeIfAbsent(lockName + '\n' + type, name -> LockMeter.Gauges.register(registry, tags));
+                gauges.computeIfAbsent(lock + '\n' + type, name -> LockMeter.Gauges.register(registry, tags));
         return new LockMeter(registry, tags, shared);
+    }
+
+    /** The name itself while fewer than {@link #LOCK_NAMES} names were tagged, then {@link #OTHER} for new names. */
+    private String lockTag(String lockName) {
+        synchronized (tagged) {
+            if (tagged.contains(lockName)) {
+                return lockName;
+            }
+            if (tagged.size() < LOCK_NAMES) {
+                tagged.add(lockName);
+                return lockName;
+            }
+            if (warnedOther) {
+                return OTHER;
+            }
+            warnedOther = true;
+        }
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Padlock's meters have " + LOCK_NAMES + " different lock names, so lock \"" + lockName + "\" and"
+                        + " every later new name are counted under lock=\"" + OTHER + "\". Lock names are meant to"
+                        + " be few: put the varying part in the key (Locks.on(\"stock\", sku), not"
+                        + " Locks.on(\"stock:\" + sku)), which no meter shows");
+        return OTHER;
     }
 
     static String tagValue(Enum<?> value) {
