@@ -68,7 +68,7 @@ final class Application implements AutoCloseable {
         try {
             Weld weld = WeldInitiator.createWeld()
                     .addExtension(new PadlockExtension())
-                    .addBeanClasses(LockedCalls.class, RawCalls.class);
+                    .addBeanClasses(LockedCalls.class, RawCalls.class, Losses.class);
             if (metrics) {
                 weld.addBeanClasses(Meters.class);
             }
@@ -112,6 +112,11 @@ final class Application implements AutoCloseable {
         return container.select(Meters.class).isResolvable()
                 ? container.select(Meters.class).get().acquisitions()
                 : -1;
+    }
+
+    /** How many {@code LockLost} events the application's calls have had so far. */
+    long locksLost() {
+        return container.select(Losses.class).get().count();
     }
 
     RawCalls raw() {

@@ -88,11 +88,23 @@ record MultiJvmResult(Row row, int jvms, List<MultiJvmSample> padlock, List<Mult
         return overlaps;
     }
 
+    /** {@code LockLost} events of Padlock's calls over every measured pass (the warm-up left out). */
+    long locksLost() {
+        long lost = 0;
+        for (MultiJvmSample s : padlock) {
+            lost += s.lost();
+        }
+        return lost;
+    }
+
     /** Empty when the row meets the goal, else what misses. */
     List<String> goalMisses() {
         List<String> misses = new ArrayList<>();
         if (overlaps() > 0) {
             misses.add(overlaps() + " overlapping holders");
+        }
+        if (locksLost() > 0) {
+            misses.add(locksLost() + " LockLost without a fault");
         }
         if (throughputRatio() < GOAL_THROUGHPUT_RATIO) {
             misses.add(String.format(Locale.ROOT, "Padlock/raw %.2f < %.0f", throughputRatio(), GOAL_THROUGHPUT_RATIO));

@@ -62,4 +62,13 @@ record MultiJvmSample(List<JvmWindow> jvms, CommandStats commands) {
         }
         return overlaps;
     }
+
+    /** {@code LockLost} events of every JVM in the window. */
+    long lost() {
+        long lost = 0;
+        for (JvmWindow w : jvms) {
+            lost += w.lost();
+        }
+        return lost;
+    }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.HdrHistogram.Histogram;
@@ -97,7 +98,10 @@ public final class MultiJvmWorker {
                 boolean onPadlock = f[1].equals("padlock");
                 try {
                     JvmWindow window = new Window(
-                                    onPadlock ? padlock : raw, onPadlock ? padlockSection : rawSection, row.threads())
+                                    onPadlock ? padlock : raw,
+                                    onPadlock ? padlockSection : rawSection,
+                                    row.threads(),
+                                    app::locksLost)
                             .run(Long.parseLong(f[2]), Long.parseLong(f[3]));
                     protocol.println(window.encode());
                 } catch (Exception e) {
@@ -144,12 +148,16 @@ public final class MultiJvmWorker {
         private final Call call;
         private final Section section;
         private final int threads;
+        /** The application's {@code LockLost} events so far. */
+        private final LongSupplier lost;
+
         private volatile boolean stop;
 
-        Window(Call call, Section section, int threads) {
+        Window(Call call, Section section, int threads, LongSupplier lost) {
             this.call = call;
             this.section = section;
             this.threads = threads;
+            this.lost = lost;
         }
 
         JvmWindow run(long startEpochMicros, long lengthMillis) throws InterruptedException {
@@ -161,6 +169,7 @@ public final class MultiJvmWorker {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread[] workers = new Thread[threads];
             long overlapsBefore = section.overlaps();
+            long lostBefore = lost.getAsLong();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 latencies[t] = new Histogram(JvmWindow.HIGHEST_NANOS, 3);
@@ -215,7 +224,8 @@ public final class MultiJvmWorker {
                 all.add(latencies[t]);
                 total += ops[t];
             }
-            return new JvmWindow(total, nanos, section.overlaps() - overlapsBefore, late, all);
+            return new JvmWindow(
+                    total, nanos, section.overlaps() - overlapsBefore, late, lost.getAsLong() - lostBefore, all);
         }
 
         private static long epochMicros() {
