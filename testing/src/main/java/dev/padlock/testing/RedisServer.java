@@ -254,6 +254,18 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts reading the server's {@code MONITOR} log on a connection of its own: every command the server runs from
+     * now on, those of Lua scripts included. Close it, also when the test fails (try-with-resources).
+     */
+    public RedisMonitor monitor() {
+        try {
+            return RedisMonitor.start(this, connect());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start MONITOR on " + uri + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The redis-server process id: the current one, or after stop/kill the last one. */
     public long pid() {
         return controllable("pid()").pid();
@@ -303,7 +315,15 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private Object call(String... args) throws IOException {
-        try (RespConnection connection = RespConnection.open(host, port)) {
+        try (RespConnection connection = connect()) {
+            return connection.send(args);
+        }
+    }
+
+    /** A new connection, authenticated as the harness's own commands are. */
+    private RespConnection connect() throws IOException {
+        RespConnection connection = RespConnection.open(host, port);
+        try {
             if (password != null) {
                 if (username != null) {
                     connection.send("AUTH", username, password);
@@ -311,7 +331,10 @@ public final class RedisServer implements AutoCloseable {
                     connection.send("AUTH", password);
                 }
             }
-            return connection.send(args);
+            return connection;
+        } catch (IOException | RuntimeException e) {
+            connection.close();
+            throw e;
         }
     }
 
