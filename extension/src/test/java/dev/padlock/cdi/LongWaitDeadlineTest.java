@@ -31,10 +31,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A call that waited for its lock longer than its lease, because another application held the key, must still get
  * its whole lease once Redis grants it: the lease starts when the lock script runs, not when the caller began to wait.
- * Today a lock's deadline is counted from when the acquisition was sent ({@code LeaseBook.confirmed(index, sent,
- * lease)}, with {@code sent} taken before {@code tryLockAsync} waits), so a caller that waited longer than its lease
- * is reported lost ({@code DEADLINE}) the moment it gets the lock: {@code checkHeld()} throws, {@code isHeld()} is
- * false and a {@code LockLost} event is fired, while Redis holds the key for it for the whole lease.
+ * Before issue #24 a lock's deadline was counted from when the acquisition was sent, before {@code tryLockAsync}
+ * waited, so a caller that waited longer than its lease was reported lost ({@code DEADLINE}) the moment it got the
+ * lock: {@code checkHeld()} threw, {@code isHeld()} was false and a {@code LockLost} event was fired, while Redis held
+ * the key for it for the whole lease. Now an acquisition answered later than the drift margin is confirmed by a lease
+ * extension before the method runs, and its deadline counts from that.
  *
  * <p>Two applications (each its own engine and Redisson client, as two JVMs would have) share a lock name; the one
  * that holds the key first has a lease of 5 s ({@code padlock.locks."<name>".lease-time}) and keeps it 1.5 s (2 s in
@@ -113,7 +114,7 @@ class LongWaitDeadlineTest {
     }
 
     /**
-     * Fails today in 5 of 5 runs: at the body's start {@code isHeld()} is false and {@code checkHeld()} throws
+     * Seen failing before the fix in 5 of 5 runs: at the body's start {@code isHeld()} is false and {@code checkHeld()} throws
      * LockLostException DEADLINE (held for well under a millisecond), the call fails with it and a LockLost DEADLINE
      * event is fired.
      */
@@ -124,7 +125,7 @@ class LongWaitDeadlineTest {
         outcome.assertHeldThroughout();
     }
 
-    /** Fails today the same way in 5 of 5 runs, with a watchdog lease of 1 s after a wait of about 2 s. */
+    /** Seen failing the same way in 5 of 5 runs, with a watchdog lease of 1 s after a wait of about 2 s. */
     @Test
     void aWatchdogLeaseIsWholeAfterALongWaitForAnotherApplication(RedisServer redis) throws Exception {
         Outcome outcome =

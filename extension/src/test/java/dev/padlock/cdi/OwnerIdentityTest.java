@@ -33,9 +33,9 @@ import org.redisson.config.Config;
  * {@code hincrby <key> <field> -1}, then {@code del}); a field granted again, after it was removed or while it was
  * still held, is an owner id reused by two acquisitions.
  *
- * <p>Today a blocking call's owner id is its thread's id, so a thread's every acquisition from Redis reuses it, and a
- * hold handed on locally keeps it: a straggler's unlock then removes the newer hold of the thread it got its hold from
- * ({@link StragglerUnlockTest}). The load: 3 applications (each its own engine and Redisson client, as 3 JVMs would
+ * <p>When a blocking call's owner id was its thread's id (before issue #24), a thread's every acquisition from
+ * Redis reused it, and a hold handed on locally kept it: a straggler's unlock then removed the newer hold of the thread
+ * it got its hold from ({@link StragglerUnlockTest}). The load: 3 applications (each its own engine and Redisson client, as 3 JVMs would
  * have) x 4 threads on one key with a fixed lease of 300 ms; 1 call in 40 runs 700 ms and outlives its lease, 1 in 5
  * calls the key's lock again through another bean (nested: it shares the hold, no Redis command).
  */
@@ -85,7 +85,7 @@ class OwnerIdentityTest {
     }
 
     /**
-     * Fails today, in 5 of 5 runs (about 5 s each): 59 to 77 grants of 12 owner fields (one per thread), 11 or 12 of
+     * Seen failing with thread ids as owners, in 5 of 5 runs (about 5 s each): 59 to 77 grants of 12 owner fields (one per thread), 11 or 12 of
      * them granted more than once (47 to 65 grants to an owner id that had one already, 0 to 14 of them while the
      * field was still held: a thread re-entering a hold it had handed to a straggler), 10 to 12 fields removed more
      * than once.

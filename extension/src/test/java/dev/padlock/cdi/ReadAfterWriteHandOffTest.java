@@ -28,9 +28,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Finding E1 of engine review 2: a WRITE key handed on to the next writer of the application must exclude every
- * reader, also one called on the thread that handed it on. Redisson's read lock lets the thread that holds the write
- * lock in (lock downgrade), and a handed-on key stays held in Redis under the owner id of the thread that took it: so
- * that thread's next READ call of the key must still wait for the writer now inside.
+ * reader, also one called on the thread that handed it on. Redisson's read lock lets the owner of the write lock in
+ * (lock downgrade), and a handed-on key stays held in Redis under the owner id it was taken with: when that was the
+ * taking thread's id (before issue #24), that thread's next READ call of the key entered beside the writer now inside.
+ * Every call has an owner id of its own now, so it must wait.
  *
  * <p>Thread T writes the key; writer 2 queues behind it locally; T's write returns and hands the key to writer 2; T
  * then reads the key while writer 2 is inside. The reader records who is inside when it enters: nobody, or it ran

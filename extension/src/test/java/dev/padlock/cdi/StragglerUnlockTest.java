@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A blocking call's Redis owner id is its thread's id, and a hold handed on locally keeps the owner id of the call
- * that took it from Redis. So: thread T takes the key and hands it to a local straggler, which holds it under T's id;
- * the straggler outlives its fixed lease, its loss passes the turn on, and T takes the key again from Redis, under
- * the same id; the straggler finishes, and its owner-checked unlock, under T's id, deletes T's new hold. Another
- * application then enters beside T's chain, and nobody hears of it.
+ * The straggler overlap of issue #24. When a blocking call's Redis owner id was its thread's id, and a hold handed on
+ * locally kept the owner id of the call that took it from Redis: thread T took the key and handed it to a local
+ * straggler, which held it under T's id; the straggler outlived its fixed lease, its loss passed the turn on, and T
+ * took the key again from Redis, under the same id; the straggler finished, and its owner-checked unlock, under T's
+ * id, deleted T's new hold. Another application then entered beside T's chain, and nobody heard of it. Now every call
+ * takes its locks under an owner id of its own, so an unlock can only reach the hold it names.
  *
  * <p>3 applications (each its own engine, local queue and Redisson client, as 3 JVMs would have) x 6 threads on one
  * key, a fixed lease of 300 ms, {@code on-lease-lost=throw} so that every call knows whether it lost its lock; 1 call
@@ -46,7 +47,7 @@ class StragglerUnlockTest {
     /** What one call saw: when its body ran ({@link System#nanoTime}), and whether it was told its lock was lost. */
     static final class Call {
         final String who;
-        /** The calling thread's id: a blocking call's Redis owner id today. */
+        /** The calling thread's id: what a blocking call's Redis owner id was before issue #24. */
         @SuppressWarnings("deprecation") // Thread.getId(): the id Padlock and Redisson use; threadId() is Java 19+
         final long thread = Thread.currentThread().getId();
 
@@ -94,10 +95,10 @@ class StragglerUnlockTest {
     }
 
     /**
-     * Fails today: 18, 14, 25, 39 and 29 silent overlaps in 5 of 5 runs (about 23 s each; 1,600 calls failed in 2
-     * of 5). Redis's log (MONITOR) shows each time a straggler's unlock, under the owner id it was handed, deleting
-     * the hold its thread of origin had taken again, and that chain's last unlock then finding the key gone. Once
-     * every acquisition holds its lock under an owner id of its own (a hold handed on included), the straggler's
+     * Seen failing with thread ids as owners: 18, 14, 25, 39 and 29 silent overlaps in 5 of 5 runs (about 23 s each;
+     * 1,600 calls failed in 2 of 5). Redis's log (MONITOR) showed each time a straggler's unlock, under the owner id it
+     * was handed, deleting the hold its thread of origin had taken again, and that chain's last unlock then finding
+     * the key gone. With an owner id of its own for every acquisition (a hold handed on included), the straggler's
      * unlock cannot touch a newer hold, and the count is 0.
      */
     @Test
