@@ -73,7 +73,7 @@ public interface PadlockConfigReference {
      * for it, staying held in Redis, before it is unlocked there so other applications get their turn (see the
      * README's "Hot keys: local hand-off"); {@code 0} turns hand-off off.
      */
-    @ConfigDocDefault("16")
+    @ConfigDocDefault("32")
     Optional<String> handOffLimit();
 
     /**

@@ -234,7 +234,8 @@ final class Acquirer {
             } else if (result.isDone()) {
                 releaser.releaseAllLater(call); // the caller cancelled meanwhile
             } else {
-                long yield = Math.min(LocalTurns.yieldOf(turn), TimeUnit.MILLISECONDS.toNanos(wait));
+                // never more than half the wait left: giving way must not turn into failing to acquire
+                long yield = Math.min(LocalTurns.yieldOf(turn), TimeUnit.MILLISECONDS.toNanos(wait) / 2);
                 if (yield <= 0) {
                     attempt(call, index, wait, lease, deadline, result);
                 } else {
