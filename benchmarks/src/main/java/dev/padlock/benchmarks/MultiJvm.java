@@ -91,7 +91,7 @@ final class MultiJvm {
                     padlock.add(window(jvms, "padlock", options.pass(), redis));
                 }
             }
-            return new MultiJvmResult(row, count, padlock, raw);
+            return new MultiJvmResult(row, count, options.body().empty(), padlock, raw);
         } finally {
             ChildJvm.closeAll(jvms);
         }

@@ -239,7 +239,8 @@ final class Report {
                 + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_SMALLER_SHARE_OF_TWO * 100)
                 + " % over the run (issue #17); with 3 or more, the smallest one's share ≥ "
                 + String.format(Locale.ROOT, "%.0f", MultiJvmResult.GOAL_SMALLEST_SHARE_PER_PASS * 100)
-                + " % in every pass; and no LockLost (the `LockLost` events of Padlock's calls in every JVM over the"
+                + " % in every pass (these two goals for an empty body only: with a body, one body at a time bounds"
+                + " both sides); and no LockLost (the `LockLost` events of Padlock's calls in every JVM over the"
                 + " measured passes: nothing is lost on purpose here, so any is a false loss or a hand-off gone"
                 + " wrong). Overlapping holders are counted within each JVM only.\n");
     }
