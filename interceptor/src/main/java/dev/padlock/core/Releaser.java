@@ -51,7 +51,24 @@ final class Releaser {
      * the {@link LockLost} event when this returns.
      */
     void releaseAll(LockedCall call) {
-        Acquisition.awaitUninterruptibly(releaseAllLater(call));
+        CompletableFuture<Void> renewals = call.beginRelease();
+        if (renewals == null) {
+            return;
+        }
+        call.holdEnded();
+        renewal.stop(call);
+        Acquisition.awaitUninterruptibly(renewals);
+        if (call.takenCount() == 1 && !call.sharesHold(0) && !call.hasLocalWaiters(0)) {
+            // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
+            Throwable failure = Acquisition.release(call.locks[0], call.ownerOf(0));
+            call.passTurn(0);
+            LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, failure);
+            if (loss != null) {
+                call.facts.reporter().reportNow(loss);
+            }
+            return;
+        }
+        Acquisition.awaitUninterruptibly(releaseEach(call));
     }
 
     /**
