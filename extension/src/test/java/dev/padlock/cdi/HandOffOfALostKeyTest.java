@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,11 +163,11 @@ class HandOffOfALostKeyTest {
             CountDownLatch bInside = new CountDownLatch(1);
             Map<String, CompletableFuture<Void>> calls = new TreeMap<>();
 
-            calls.put("a1", run(() -> a.enter("k", "a1", () -> await(releaseA1))));
-            awaitCondition(() -> ENTRIES.containsKey("a1"), "a1 entered");
+            calls.put("a1", run(() -> a.enter("k", "a1", () -> Waits.await(releaseA1))));
+            Waits.until(() -> ENTRIES.containsKey("a1"), "a1 entered");
             calls.put("a2", run(() -> a.enter("k", "a2", () -> {})));
             calls.put("a3", run(() -> a.enter("k", "a3", () -> {})));
-            awaitCondition(
+            Waits.until(
                     () -> engineA.liveLocks().queues().stream().anyMatch(queue -> queue.waiting() == 2),
                     "a2 and a3 queued in A");
 
@@ -179,7 +178,7 @@ class HandOffOfALostKeyTest {
                         bInside.countDown();
                         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1_500));
                     })));
-            await(bInside);
+            Waits.await(bInside);
             releaseA1.countDown();
 
             Map<String, String> outcomes = new TreeMap<>();
@@ -205,21 +204,5 @@ class HandOffOfALostKeyTest {
 
     private CompletableFuture<Void> run(Runnable call) {
         return CompletableFuture.runAsync(call, threads);
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(10);
-        }
-        assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
     }
 }

@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -223,7 +222,7 @@ class NestedWriteInReadTest {
                         saw.complete(seen);
                     }
                 });
-                stayInsideUntil(() -> saw.isDone() || readerWaits(redis, engine));
+                Waits.poll(() -> saw.isDone() || readerWaits(redis, engine));
             };
         }
 
@@ -237,20 +236,5 @@ class NestedWriteInReadTest {
     private static boolean readerWaits(RedisServer redis, PadlockEngine engine) {
         List<?> channels = (List<?>) redis.command("PUBSUB", "CHANNELS", "*" + KEY + "*");
         return !channels.isEmpty() || engine.liveLocks().queues().stream().anyMatch(queue -> queue.waiting() > 0);
-    }
-
-    /**
-     * Keeps a writing body inside until the condition holds, for at most 10 s: a reader that waits in a way this
-     * test does not see enters after that, and then finds nobody inside.
-     */
-    private static void stayInsideUntil(BooleanSupplier condition) {
-        try {
-            for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
-                Thread.sleep(10);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

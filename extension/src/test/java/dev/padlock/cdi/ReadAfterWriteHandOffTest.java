@@ -20,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,7 +143,7 @@ class ReadAfterWriteHandOffTest {
             CountDownLatch readerDone = new CountDownLatch(1);
             Runnable read = () -> {
                 try {
-                    await(secondInside);
+                    Waits.await(secondInside);
                     readerSaw.complete(document.read("k"));
                 } catch (RuntimeException | Error e) {
                     readerSaw.completeExceptionally(e);
@@ -156,21 +155,23 @@ class ReadAfterWriteHandOffTest {
             CompletableFuture<Void> threadT = run(() -> {
                 document.write("k", "writer 1", () -> {
                     firstInside.countDown();
-                    await(secondQueued);
+                    Waits.await(secondQueued);
                 });
                 if (readerOnT) {
                     read.run();
                 } else {
                     // T stays busy, or the pool could give the other reader T's thread, thread id included
-                    await(readerDone);
+                    Waits.await(readerDone);
                 }
             });
             assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Void> writer2 = run(() -> document.write("k", "writer 2", () -> {
                 secondInside.countDown();
-                stayInsideUntil(() -> readerSaw.isDone() || readerWaits(redis, engine));
+                // at most 10 s: a reader that waits in a way this test does not see enters after that, and finds
+                // nobody inside
+                Waits.poll(() -> readerSaw.isDone() || readerWaits(redis, engine));
             }));
-            awaitCondition(
+            Waits.until(
                     () -> engine.liveLocks().queues().stream().anyMatch(queue -> queue.waiting() == 1),
                     "writer 2 queued behind writer 1");
             secondQueued.countDown();
@@ -189,41 +190,5 @@ class ReadAfterWriteHandOffTest {
 
     private CompletableFuture<Void> run(Runnable call) {
         return CompletableFuture.runAsync(call, threads);
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void awaitCondition(BooleanSupplier condition, String what) {
-        try {
-            for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
-                Thread.sleep(10);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
-    }
-
-    /**
-     * Keeps a writing body inside until the condition holds, for at most 10 s: a reader that waits in a way this
-     * test does not see enters after that, and then finds nobody inside.
-     */
-    private static void stayInsideUntil(BooleanSupplier condition) {
-        try {
-            for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
-                Thread.sleep(10);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

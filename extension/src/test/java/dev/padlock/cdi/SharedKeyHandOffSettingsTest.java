@@ -16,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,13 +94,13 @@ class SharedKeyHandOffSettingsTest {
 
             Future<String> holder = threads.submit(() -> shelf.keyed("42", () -> {
                 inside.countDown();
-                await(release);
+                Waits.await(release);
             }));
             assertThat(inside.await(10, TimeUnit.SECONDS))
                     .as("keyed(\"42\") entered")
                     .isTrue();
             Future<String> queued = threads.submit(shelf::plain);
-            awaitCondition(
+            Waits.until(
                     () -> engine.liveLocks().queues().stream().anyMatch(queue -> queue.waiting() == 1),
                     "plain() queued behind keyed(\"42\")");
             release.countDown();
@@ -123,21 +122,5 @@ class SharedKeyHandOffSettingsTest {
             call.cancel(true);
             return "no answer within 8 s (waitTime 3 s)";
         }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void awaitCondition(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(10);
-        }
-        assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
     }
 }

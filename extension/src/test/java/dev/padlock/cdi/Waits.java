@@ -1,0 +1,41 @@
+package dev.padlock.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** What the scenario tests wait for, each for at most 10 s: a latch a body holds, a condition the test polls. */
+final class Waits {
+
+    private Waits() {}
+
+    /** Waits for {@code latch}, failing the caller (an assertion) when it is not counted down within 10 s. */
+    static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Polls {@code condition} every 10 ms; fails naming {@code what} when it does not hold within 10 s. */
+    static void until(BooleanSupplier condition, String what) {
+        poll(condition);
+        assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
+    }
+
+    /** Polls {@code condition} every 10 ms for at most 10 s, and goes on whether it holds or not. */
+    static void poll(BooleanSupplier condition) {
+        try {
+            for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
