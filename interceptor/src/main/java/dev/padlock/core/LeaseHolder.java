@@ -13,7 +13,7 @@ interface LeaseHolder {
 
     /**
      * Whether the call's locks were taken with a fixed lease: not renewed, only their deadlines watched, except that a
-     * lock handed to the call is extended to the lease owed to it (see {@link HandOff#adopted}).
+     * lock handed to the call is extended to the lease owed to it (see {@link HandOff}).
      */
     boolean hasFixedLease();
 
