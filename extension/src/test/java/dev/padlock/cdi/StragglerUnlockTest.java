@@ -95,8 +95,9 @@ class StragglerUnlockTest {
     }
 
     /**
-     * Seen failing with thread ids as owners: 18, 14, 25, 39 and 29 silent overlaps in 5 of 5 runs (about 23 s each;
-     * 1,600 calls failed in 2 of 5). Redis's log (MONITOR) showed each time a straggler's unlock, under the owner id it
+     * Seen failing with thread ids as owners: 18, 14, 25, 39 and 29 silent overlaps in 5 of 5 runs on a busy machine
+     * (about 23 s each; 1,600 calls failed in 2 of 5), in 1 of 3 on a quiet one ({@link OwnerIdentityTest} sees the
+     * reused owner ids behind it in every run). Redis's log (MONITOR) showed each time a straggler's unlock, under the owner id it
      * was handed, deleting the hold its thread of origin had taken again, and that chain's last unlock then finding
      * the key gone. With an owner id of its own for every acquisition (a hold handed on included), the straggler's
      * unlock cannot touch a newer hold, and the count is 0.
