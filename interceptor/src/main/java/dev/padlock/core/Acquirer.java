@@ -362,8 +362,8 @@ final class Acquirer {
                         return token != null;
                     })
                     : Acquisition.tryLock(lock, wait, lease, call.owner);
-        } catch (RuntimeException e) {
-            // e.g. the client shut down under the call: nothing may stay held or registered for renewal
+        } catch (Throwable e) {
+            // e.g. the client shut down under the call (an Error too): nothing may stay held or registered for renewal
             failed(call, result, deadline, e);
             return;
         }
@@ -415,7 +415,8 @@ final class Acquirer {
         CompletableFuture<Boolean> confirmation;
         try {
             confirmation = kind.renew(redisson, lock, call.owner, lease).toCompletableFuture();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too: the lock is granted, so it goes the way of an unconfirmed one (released below)
             confirmation = CompletableFuture.failedFuture(e);
         }
         confirmation.whenComplete((held, failure) -> {
@@ -429,8 +430,10 @@ final class Acquirer {
                 call.markTaken(index + 1);
                 releaser.releaseAllLater(call);
                 String reason = failure != null
-                        ? "Redis could not be asked to confirm the lock it had granted after the wait"
-                        : "the lock Redis granted after the wait had expired before Padlock could confirm it";
+                        ? "Redis could not be asked to confirm the lock it had granted after the wait (check that"
+                                + " Redis is reachable from here)"
+                        : "the lock Redis granted after the wait had expired before Padlock could confirm it (a lease"
+                                + " shorter than Redis took to answer: use a longer lease-time, or none)";
                 if (result.completeExceptionally(
                         notAcquired(lock.getName(), reason, failure == null ? null : Acquisition.unwrap(failure)))) {
                     ended(

@@ -184,7 +184,8 @@ final class Releaser {
                     .listeners(redisson, key)
                     .toCompletableFuture()
                     .exceptionally(failure -> 0L);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too: the unlock that follows must be sent
             return CompletableFuture.completedFuture(0L);
         }
     }

@@ -115,7 +115,8 @@ public final class Acquisition {
     public static CompletableFuture<Void> unlock(RLock lock, long owner) {
         try {
             return lock.unlockAsync(owner).toCompletableFuture();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too: the turn is passed on and the loss reported after the answer, whatever it is
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -128,7 +129,8 @@ public final class Acquisition {
     public static CompletableFuture<Boolean> stillHeld(RLock lock, long owner) {
         try {
             return lock.isHeldByThreadAsync(owner).toCompletableFuture();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too: a check is awaited by a release and by the call that handed the hold on
             return CompletableFuture.failedFuture(e);
         }
     }
