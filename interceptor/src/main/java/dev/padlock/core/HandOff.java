@@ -137,6 +137,16 @@ final class HandOff {
     }
 
     /**
+     * How long this application's next caller sits out after {@code call} ended its chain on lock {@code index} by
+     * unlocking it while {@code others} other clients wait for it in Redis: as long as the chain held the key, once for
+     * each of the others but one (they take their turns meanwhile, one of them at once), at most the budget. Turns
+     * then go round instead of to whichever waiter happens to answer first.
+     */
+    long sitOutNanos(LockedCall call, int index, long others, long now) {
+        return others < 2 ? 0 : Math.min((others - 1) * (now - chainStart(call, index)), budgetNanos);
+    }
+
+    /**
      * A call that took the key from Redis starts the chain when it took its first lock: for a later lock of a
      * multi-key call that is a little early, which only ends the chain sooner.
      */

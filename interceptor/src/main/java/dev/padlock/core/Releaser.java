@@ -15,7 +15,10 @@ import org.redisson.api.RedissonClient;
  * <p>After unlocking a key that callers of this application wait for, it asks Redis whether another application
  * waits for it too; if so, this application's next caller gives way before asking Redis, so that the other
  * application takes the key rather than losing a race to a caller that was ready in this JVM before the unlock was
- * even answered. Without that, a hot key's bounded chains would hand it straight back to their own application.
+ * even answered. Without that, a hot key's bounded chains would hand it straight back to their own application. It
+ * gives way for two round trips of the unlock; when several others wait, for as long as its chain held the key, once
+ * per other application but one ({@link HandOff#sitOutNanos}), so that turns go round rather than to whichever
+ * waiter answers first.
  */
 final class Releaser {
 
@@ -153,7 +156,16 @@ final class Releaser {
             });
         } else {
             loss = unlock.handle((ignored, failure) -> failure).thenCombine(others, (failure, listening) -> {
-                call.passTurn(index, listening > 0 ? yieldNanos(System.nanoTime() - sent) : 0);
+                long now = System.nanoTime();
+                long yield = 0;
+                if (listening > 0) {
+                    yield = yieldNanos(now - sent);
+                    HandOff handOff = call.handOff();
+                    if (handOff != null) {
+                        yield = Math.max(yield, handOff.sitOutNanos(call, index, listening, now));
+                    }
+                }
+                call.passTurn(index, yield);
                 return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
             });
         }
