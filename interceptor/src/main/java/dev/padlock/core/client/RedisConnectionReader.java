@@ -6,10 +6,13 @@ import static dev.padlock.core.config.ConfigKeys.REDIS_DATABASE;
 import static dev.padlock.core.config.ConfigKeys.REDIS_MASTER_NAME;
 import static dev.padlock.core.config.ConfigKeys.REDIS_MODE;
 import static dev.padlock.core.config.ConfigKeys.REDIS_NODES;
+import static dev.padlock.core.config.ConfigKeys.REDIS_REPLICA_CONFIRMATION;
+import static dev.padlock.core.config.ConfigKeys.REDIS_REPLICA_TIMEOUT;
 import static dev.padlock.core.config.ConfigKeys.WATCHDOG_TIMEOUT;
 
 import dev.padlock.core.client.RedisConnectionSettings.Credentials;
 import dev.padlock.core.client.RedisConnectionSettings.Mode;
+import dev.padlock.core.client.RedisConnectionSettings.Replicas;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.EnumSetting;
@@ -41,9 +44,10 @@ final class RedisConnectionReader {
         Duration watchdog = config.get(WATCHDOG_TIMEOUT)
                 .map(v -> watchdogTimeout(v, problems))
                 .orElse(null);
+        Replicas replicas = readReplicas(config, problems);
         Optional<String> file = config.get(REDIS_CONFIG_FILE);
         if (file.isPresent()) {
-            return readFile(config, file.get(), watchdog, problems);
+            return readFile(config, file.get(), watchdog, replicas, problems);
         }
         Mode mode = config.get(REDIS_MODE)
                 .map(v -> MODES.read(REDIS_MODE, v, Mode.SINGLE, problems))
@@ -61,7 +65,40 @@ final class RedisConnectionReader {
         Credentials credentials = new Credentials(
                 config.get(ConfigKeys.REDIS_USERNAME).orElse(null),
                 config.get(ConfigKeys.REDIS_PASSWORD).orElse(null));
-        return RedisConnectionSettings.servers(mode, addresses, masterName, credentials, database, watchdog);
+        return RedisConnectionSettings.servers(mode, addresses, masterName, credentials, database, watchdog, replicas);
+    }
+
+    private static Replicas readReplicas(ConfigView config, Problems problems) {
+        Boolean confirm = config.get(REDIS_REPLICA_CONFIRMATION)
+                .map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
+                    case "true" -> Boolean.TRUE;
+                    case "false" -> Boolean.FALSE;
+                    default -> {
+                        problems.invalidKey(
+                                REDIS_REPLICA_CONFIRMATION,
+                                "'" + v + "' is neither true nor false",
+                                "Use true (the default: a renewal counts only once a replica confirmed it) or false"
+                                        + " (the master's answer is enough, and a failover may shorten a lease)");
+                        yield null;
+                    }
+                })
+                .orElse(null);
+        Duration timeout = config.get(REDIS_REPLICA_TIMEOUT)
+                .map(v -> {
+                    Duration d =
+                            SettingValues.duration(REDIS_REPLICA_TIMEOUT, v, Replicas.DEFAULT_TIMEOUT, null, problems);
+                    if (d.toMillis() < 1 || d.compareTo(Duration.ofMinutes(1)) > 0) {
+                        problems.invalidKey(
+                                REDIS_REPLICA_TIMEOUT,
+                                "'" + v + "' is not between 1ms and 1m; every confirmed acquisition and renewal may"
+                                        + " wait this long for a replica",
+                                "Use 1s (the default), or the time your replicas need to acknowledge a write");
+                        return null;
+                    }
+                    return d;
+                })
+                .orElse(null);
+        return new Replicas(confirm, timeout);
     }
 
     private static Duration watchdogTimeout(String value, Problems problems) {
@@ -78,7 +115,7 @@ final class RedisConnectionReader {
 
     /** A Redisson YAML file describes the whole connection, so no other connection key may be set beside it. */
     private static RedisConnectionSettings readFile(
-            ConfigView config, String file, Duration watchdog, Problems problems) {
+            ConfigView config, String file, Duration watchdog, Replicas replicas, Problems problems) {
         for (String key : ConfigKeys.REDIS_CONNECTION) {
             if (config.get(key).isPresent()) {
                 problems.invalidKey(
@@ -87,7 +124,7 @@ final class RedisConnectionReader {
                         "Put this setting into the file, or remove " + REDIS_CONFIG_FILE);
             }
         }
-        return RedisConnectionSettings.fromFile(file, watchdog);
+        return RedisConnectionSettings.fromFile(file, watchdog, replicas);
     }
 
     private static List<String> readSingle(ConfigView config, Problems problems) {

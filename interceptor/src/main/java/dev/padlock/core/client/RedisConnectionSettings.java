@@ -20,6 +20,7 @@ import org.redisson.config.Config;
  * @param mode the topology; {@code null} with a config file
  * @param addresses the server (single) or the nodes or sentinels; empty with a config file
  * @param watchdogTimeout {@code padlock.watchdog-timeout} when set, else {@code null}: see {@link #toRedissonConfig}
+ * @param replicas {@code padlock.redis.replica-confirmation} and {@code .replica-timeout}, each {@code null} when unset
  * @param addressKey the key that names the servers, for messages: {@code padlock.redis.address}, {@code .nodes} or
  *     {@code .config-file}, or where an integration took the address from ({@link #withAddressFrom})
  */
@@ -32,6 +33,7 @@ public record RedisConnectionSettings(
         Integer database,
         String configFile,
         Duration watchdogTimeout,
+        Replicas replicas,
         String addressKey) {
 
     public static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
@@ -57,9 +59,18 @@ public record RedisConnectionSettings(
     }
 
     /** A Redisson YAML file (path or class-path resource) describes the whole connection. */
-    static RedisConnectionSettings fromFile(String configFile, Duration watchdogTimeout) {
+    static RedisConnectionSettings fromFile(String configFile, Duration watchdogTimeout, Replicas replicas) {
         return new RedisConnectionSettings(
-                null, List.of(), null, null, null, null, configFile, watchdogTimeout, ConfigKeys.REDIS_CONFIG_FILE);
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                configFile,
+                watchdogTimeout,
+                replicas,
+                ConfigKeys.REDIS_CONFIG_FILE);
     }
 
     /** A topology Padlock configures from the keys; the nullable parts are those left unset. */
@@ -69,7 +80,8 @@ public record RedisConnectionSettings(
             String masterName,
             Credentials credentials,
             Integer database,
-            Duration watchdogTimeout) {
+            Duration watchdogTimeout,
+            Replicas replicas) {
         return new RedisConnectionSettings(
                 mode,
                 addresses,
@@ -79,6 +91,7 @@ public record RedisConnectionSettings(
                 database,
                 null,
                 watchdogTimeout,
+                replicas,
                 mode == Mode.SINGLE ? ConfigKeys.REDIS_ADDRESS : ConfigKeys.REDIS_NODES);
     }
 
@@ -89,7 +102,17 @@ public record RedisConnectionSettings(
      */
     public RedisConnectionSettings withAddressFrom(String key) {
         return new RedisConnectionSettings(
-                mode, addresses, masterName, username, password, database, configFile, watchdogTimeout, key);
+                mode, addresses, masterName, username, password, database, configFile, watchdogTimeout, replicas, key);
+    }
+
+    /**
+     * Whether, and how long, the master's replicas are waited for after each acquisition, renewal and lease extension
+     * (Redisson's {@code checkLockSyncedSlaves} and {@code slavesSyncTimeout}); each {@code null} when unset, which
+     * leaves a config file's values, else on and 1 s.
+     */
+    public record Replicas(Boolean confirm, Duration timeout) {
+        public static final Replicas UNSET = new Replicas(null, null);
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
     }
 
     /** {@code padlock.redis.username} and {@code .password}, each {@code null} when unset. */

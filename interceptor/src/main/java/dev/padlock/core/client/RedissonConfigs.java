@@ -40,6 +40,15 @@ final class RedissonConfigs {
         } else if (settings.configFile() == null) {
             config.setLockWatchdogTimeout(RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT.toMillis());
         }
+        RedisConnectionSettings.Replicas replicas = settings.replicas();
+        if (replicas.confirm() != null) {
+            config.setCheckLockSyncedSlaves(replicas.confirm());
+        }
+        if (replicas.timeout() != null) {
+            config.setSlavesSyncTimeout(replicas.timeout().toMillis());
+        } else if (settings.configFile() == null) {
+            config.setSlavesSyncTimeout(RedisConnectionSettings.Replicas.DEFAULT_TIMEOUT.toMillis());
+        }
         return config;
     }
 

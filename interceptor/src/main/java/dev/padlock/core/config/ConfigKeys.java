@@ -30,6 +30,13 @@ public final class ConfigKeys {
     public static final String REDIS_PASSWORD = "padlock.redis.password";
     public static final String REDIS_DATABASE = "padlock.redis.database";
     public static final String REDIS_CONFIG_FILE = "padlock.redis.config-file";
+    /**
+     * Whether acquisitions, renewals and lease extensions wait for a replica to confirm them where the master has
+     * replicas; default true. Wins over a config file's {@code checkLockSyncedSlaves}.
+     */
+    public static final String REDIS_REPLICA_CONFIRMATION = "padlock.redis.replica-confirmation";
+    /** How long such a confirmation is waited for; default 1 s. Wins over a config file's {@code slavesSyncTimeout}. */
+    public static final String REDIS_REPLICA_TIMEOUT = "padlock.redis.replica-timeout";
 
     /**
      * How many times in a row a held key passes to the next caller of the same application waiting for it, staying
@@ -59,7 +66,9 @@ public final class ConfigKeys {
             REDIS_PASSWORD,
             REDIS_DATABASE,
             REDIS_CONFIG_FILE,
-            WATCHDOG_TIMEOUT);
+            WATCHDOG_TIMEOUT,
+            REDIS_REPLICA_CONFIRMATION,
+            REDIS_REPLICA_TIMEOUT);
 
     /** Per-lock properties, for {@link #perLock}: {@code padlock.locks."<name>".<property>}. */
     public static final String TYPE = "type";

@@ -1,10 +1,15 @@
 package dev.padlock.core.redis;
 
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import org.redisson.Redisson;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.client.protocol.RedisCommands;
+import org.redisson.command.NoSyncedSlavesException;
+import org.redisson.config.Config;
 
 /**
  * The owner-checked lease extensions Padlock's lease renewal ({@code dev.padlock.core.LeaseRenewal}) sends, one script per lock layout. They read the data
@@ -20,6 +25,13 @@ import org.redisson.client.codec.StringCodec;
  *
  * A script extends nothing and answers false when the owner no longer holds the lock, so a renewal can never
  * revive a lost lock nor lengthen another owner's.
+ *
+ * <p>Where the master has replicas and the client confirms locks with them ({@code checkLockSyncedSlaves}, Padlock's
+ * {@code padlock.redis.replica-confirmation}), a script goes out the way Redisson sends its own lock scripts: followed
+ * in the same round trip by {@code WAIT} (or {@code WAITAOF} where the master writes an append-only file) for every
+ * replica the master has, for at most {@code slavesSyncTimeout}. An extension that no replica confirmed completes
+ * exceptionally, so the holder's deadline does not move: a failover to that replica would bring back the older
+ * expiry. Where the server refuses {@code WAIT}, Redisson sends the script alone and the master's answer decides.
  */
 final class RenewalScripts {
 
@@ -64,8 +76,51 @@ final class RenewalScripts {
         return run(client, READ, key, field, leaseMillis);
     }
 
+    /**
+     * No replica of the lock's master confirmed an extension within the client's {@code slavesSyncTimeout}: the master
+     * extended the lease, but a failover to a replica would not carry it.
+     */
+    static final class NotConfirmedByReplicas extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        NotConfirmedByReplicas(long timeoutMillis, Throwable cause) {
+            super(
+                    "no replica confirmed the extension within " + timeoutMillis
+                            + " ms (padlock.redis.replica-timeout), so the lock's deadline stays where the last"
+                            + " confirmed one put it",
+                    cause);
+        }
+    }
+
+    /** Whether extensions wait for the master's replicas: see the class comment. */
+    static boolean confirmsWithReplicas(RedissonClient client) {
+        Config config = client.getConfig();
+        return client instanceof Redisson && config.isCheckLockSyncedSlaves() && !config.isSingleConfig();
+    }
+
     private static CompletionStage<Boolean> run(
             RedissonClient client, String script, String key, String field, long leaseMillis) {
+        if (confirmsWithReplicas(client)) {
+            long timeout = client.getConfig().getSlavesSyncTimeout();
+            // Not retried by Redisson: the lease renewal retries on its own, with its own deadline in view.
+            return ((Redisson) client)
+                    .getCommandExecutor()
+                    .syncedEvalNoRetry(
+                            key,
+                            StringCodec.INSTANCE,
+                            RedisCommands.EVAL_BOOLEAN,
+                            script,
+                            List.of(key),
+                            Long.toString(leaseMillis),
+                            field)
+                    .exceptionally(failure -> {
+                        Throwable cause = Acquisition.unwrap(failure);
+                        throw new CompletionException(
+                                cause instanceof NoSyncedSlavesException
+                                        ? new NotConfirmedByReplicas(timeout, cause)
+                                        : cause);
+                    });
+        }
         // Routed by the lock key (its cluster slot); Redisson caches the script and sends EVALSHA.
         return client.getScript(StringCodec.INSTANCE)
                 .<Boolean>evalAsync(
