@@ -375,8 +375,9 @@ final class Acquirer {
                     call.inDoubt = index;
                     call.markTaken(index + 1);
                     releaser.releaseAllLater(call);
+                    Throwable cause = Acquisition.unwrap(failure);
                     if (result.completeExceptionally(
-                            notAcquired(lock.getName(), "Redis could not be asked", Acquisition.unwrap(failure)))) {
+                            notAcquired(lock.getName(), Acquisition.whyNotAsked(cause), cause))) {
                         ended(call, LockEvents.Outcome.ERROR, deadline - waitMillis * 1_000_000);
                     }
                 } else if (!Boolean.TRUE.equals(taken)) {

@@ -117,7 +117,11 @@ public abstract class LockOperation {
             if (abandon(call, acquiring)) {
                 Acquirer.ended(call, LockEvents.Outcome.ERROR, started);
             }
-            throw acquirer.notAcquired(call.locks[0].getName(), "Redis did not answer the lock request", e);
+            throw acquirer.notAcquired(
+                    call.locks[0].getName(),
+                    "Redis did not answer the lock request within 5 s beyond the wait (a failover under way, or no"
+                            + " replica confirming the lock within padlock.redis.replica-timeout)",
+                    e);
         } catch (ExecutionException e) {
             // LockNotAcquiredException, or e.g. the client shut down under the call; nothing is left held
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());

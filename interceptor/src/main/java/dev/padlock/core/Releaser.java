@@ -5,6 +5,7 @@ import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.redis.Acquisition;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -38,6 +39,15 @@ final class Releaser {
 
     private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
+    /**
+     * How long a release waits for Redis: a healthy server answers in milliseconds, and Redisson gives up on an
+     * unanswered command after 3 s; during a failover it retries for many seconds more. A call's release returns after
+     * this at the latest, reporting the locks whose release Redis did not confirm ({@link
+     * LockLost.Detection#UNCONFIRMED}); their unlocks go on without the caller, and a lock whose unlock never lands
+     * lapses with its lease.
+     */
+    static final long RELEASE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
     private final LeaseRenewal renewal;
     private final RedisClientSource client;
 
@@ -55,20 +65,52 @@ final class Releaser {
         if (renewals == null) {
             return;
         }
+        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
         call.holdEnded();
         renewal.stop(call);
-        Acquisition.awaitUninterruptibly(renewals);
+        Acquisition.awaitUninterruptibly(renewals, end);
         if (call.takenCount() == 1 && !call.sharesHold(0) && !call.hasLocalWaiters(0)) {
             // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
-            Throwable failure = Acquisition.release(call.locks[0], call.ownerOf(0));
+            Throwable failure =
+                    Acquisition.awaitUninterruptibly(Acquisition.unlock(call.locks[0], call.ownerOf(0)), end);
             call.passTurn(0);
-            LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, failure);
+            LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, unanswered(failure));
             if (loss != null) {
                 call.facts.reporter().reportNow(loss);
             }
             return;
         }
-        Acquisition.awaitUninterruptibly(releaseEach(call));
+        CompletableFuture<?>[] releases = releaseEach(call);
+        if (Acquisition.awaitUninterruptibly(CompletableFuture.allOf(releases), end) instanceof TimeoutException) {
+            reportUnanswered(call, releases, true);
+        }
+    }
+
+    /** A release Redis did not answer in time is unconfirmed: said with how long it was waited for. */
+    private static Throwable unanswered(Throwable failure) {
+        return failure instanceof TimeoutException
+                ? new TimeoutException("Redis did not confirm the release within "
+                        + TimeUnit.NANOSECONDS.toSeconds(RELEASE_TIMEOUT_NANOS) + " s")
+                : failure;
+    }
+
+    /**
+     * The releases not answered yet are unconfirmed: each such lock is reported lost now (once: its answer, when it
+     * comes, finds the loss recorded). Its turn passes on with that answer.
+     */
+    private static void reportUnanswered(LockedCall call, CompletableFuture<?>[] releases, boolean now) {
+        for (int i = 0; i < releases.length; i++) {
+            if (!releases[i].isDone()) {
+                LockLost loss = LockLosses.releaseFailed(call, i, unanswered(new TimeoutException()));
+                if (loss != null) {
+                    if (now) {
+                        call.facts.reporter().reportNow(loss);
+                    } else {
+                        call.facts.reporter().reportLater(loss);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -83,20 +125,40 @@ final class Releaser {
         }
         call.holdEnded();
         renewal.stop(call);
-        return renewals.isDone() ? releaseEach(call) : renewals.thenCompose(answered -> releaseEach(call));
+        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        return renewals.isDone()
+                ? releaseEachBounded(call, end)
+                : renewals.thenCompose(answered -> releaseEachBounded(call, end));
     }
 
-    private CompletableFuture<Void> releaseEach(LockedCall call) {
+    /**
+     * Releases each lock; completes once Redis answered for all of them, or at {@code end}: the releases not
+     * answered by then are reported unconfirmed, and the caller goes on.
+     */
+    private CompletableFuture<Void> releaseEachBounded(LockedCall call, long end) {
+        CompletableFuture<?>[] releases = releaseEach(call);
+        CompletableFuture<Void> all =
+                releases.length == 1 ? releases[0].thenApply(answered -> null) : CompletableFuture.allOf(releases);
+        if (all.isDone()) {
+            return all;
+        }
+        // a timer only while a release is outstanding; it is cancelled when the answers come
+        return all.orTimeout(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)
+                .exceptionally(failure -> {
+                    reportUnanswered(call, releases, false);
+                    return null;
+                });
+    }
+
+    /** Releases each lock the call took; one future per lock, done once Redis answered for it. */
+    private CompletableFuture<?>[] releaseEach(LockedCall call) {
         int count = call.takenCount();
         passTurns(call, count);
-        if (count == 1) {
-            return releaseOne(call, 0);
-        }
         CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
         for (int i = count - 1; i >= 0; i--) {
             releases[i] = releaseOne(call, i);
         }
-        return CompletableFuture.allOf(releases);
+        return releases;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.redisson.RedissonFencedLock;
 import org.redisson.api.RLock;
+import org.redisson.command.NoSyncedSlavesException;
 
 /**
  * Takes and gives back Redisson locks for an explicit owner id, safe against the interrupted-caller trap.
@@ -26,10 +27,13 @@ import org.redisson.api.RLock;
 public final class Acquisition {
 
     /**
-     * Beyond the wait itself, how long to wait for Redisson to answer: its own timeouts and retries end far
-     * sooner, this only guards against a future that never completes.
+     * Beyond the wait itself, how long a caller waits for Redisson to answer. A healthy server answers in milliseconds
+     * (with replica confirmation, within {@code padlock.redis.replica-timeout} more), and Redisson gives up on a
+     * command after 3 s; but during a failover, and when no replica confirms a lock, it retries for many seconds (18 s
+     * for a 1 s wait, measured). The caller is told it did not get the lock after this; whatever the attempt takes
+     * later is released.
      */
-    private static final long ANSWER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
+    private static final long ANSWER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(5);
 
     private Acquisition() {}
 
@@ -57,10 +61,7 @@ public final class Acquisition {
                 .toCompletableFuture();
     }
 
-    /**
-     * How long a caller waits for an acquisition of {@code waitMillis}: beyond the wait, Redisson's own timeouts
-     * and retries end far sooner; this only guards against a future that never completes.
-     */
+    /** How long a caller waits for an acquisition of {@code waitMillis}: the wait, and {@link #ANSWER_GRACE_MILLIS}. */
     public static long answerDeadlineMillis(long waitMillis) {
         return waitMillis + ANSWER_GRACE_MILLIS;
     }
@@ -84,6 +85,17 @@ public final class Acquisition {
      *     complete in time)
      */
     public static Throwable awaitUninterruptibly(CompletableFuture<?> future) {
+        return awaitUninterruptibly(future, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_GRACE_MILLIS));
+    }
+
+    /**
+     * Waits for {@code future} until {@code end} ({@link System#nanoTime}) without giving up when the caller is
+     * interrupted; the flag is restored afterwards.
+     *
+     * @return {@code null} when it completed normally, else its failure (a {@link TimeoutException} when it did not
+     *     complete in time)
+     */
+    public static Throwable awaitUninterruptibly(CompletableFuture<?> future, long end) {
         if (future.isDone() && !future.isCompletedExceptionally()) {
             return null;
         }
@@ -91,7 +103,7 @@ public final class Acquisition {
         try {
             while (true) {
                 try {
-                    future.get(ANSWER_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+                    future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
                     return null;
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -133,6 +145,17 @@ public final class Acquisition {
             // an Error too: a check is awaited by a release and by the call that handed the hold on
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Why an acquisition that failed with {@code cause} did not take the lock, for the caller's exception: Redis could
+     * not be asked, or (with replica confirmation) no replica confirmed it, so Redisson gave it back.
+     */
+    public static String whyNotAsked(Throwable cause) {
+        return cause instanceof NoSyncedSlavesException
+                ? "no replica of the master confirmed it within padlock.redis.replica-timeout, so it was given back"
+                        + " (a failover would have lost it)"
+                : "Redis could not be asked";
     }
 
     public static Throwable unwrap(Throwable t) {
