@@ -42,7 +42,12 @@ final class Promotions {
 
     /** The node that serves {@code key}'s slot now, by {@code CLUSTER KEYSLOT} and {@code CLUSTER NODES}. */
     static RedisServer clusterMasterOf(RedisCluster cluster, String key) {
-        RedisServer asked = cluster.masters().get(0);
+        List<RedisServer> all = new ArrayList<>(cluster.masters());
+        all.addAll(cluster.replicas());
+        RedisServer asked = all.stream()
+                .filter(RedisServer::isRunning)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no node of " + cluster + " runs"));
         long slot = (Long) asked.command("CLUSTER", "KEYSLOT", key);
         for (String[] node : clusterNodes(asked)) {
             if (!node[2].contains("master") || node[2].contains("fail")) {
