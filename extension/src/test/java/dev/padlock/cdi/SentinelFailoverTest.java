@@ -257,20 +257,19 @@ class SentinelFailoverTest {
                     }
                 });
                 Promotions.sleep(300); // B waits for the key before the kill
+                Object holderField = master.command("HKEYS", REDIS_KEY); // A's owner id
                 long killed = System.nanoTime();
                 master.kill();
                 int newPort = Promotions.awaitSentinelPromotion(sentinel, master.port());
                 long promoted = System.nanoTime();
                 assertThat(newPort).isEqualTo(replica.port());
-                // Watch the key's expiry on the new master while A's body goes on: a rise is A's renewal that got
-                // there.
-                long firstTtl = ttl(replica);
+                // Watch the key's expiry on the new master while A's body goes on and A still owns the key there: a
+                // rise is A's renewal that got there.
+                long firstTtl = ttl(replica, holderField);
                 long highestTtl = firstTtl;
                 long holdUntil = promoted + TimeUnit.MILLISECONDS.toNanos(holdAfterPromotionMs);
                 while (System.nanoTime() - holdUntil < 0) {
-                    if (!TIMES.containsKey("entered")) { // after that the key is B's
-                        highestTtl = Math.max(highestTtl, ttl(replica));
-                    }
+                    highestTtl = Math.max(highestTtl, ttl(replica, holderField));
                     Promotions.sleep(20);
                 }
                 release.countDown();
@@ -306,9 +305,13 @@ class SentinelFailoverTest {
         }
     }
 
-    private static long ttl(RedisServer server) {
+    /** The key's PTTL on {@code server} while {@code owner} holds it there; -3 once another owner does. */
+    private static long ttl(RedisServer server, Object owner) {
         try {
-            return (Long) server.command("PTTL", REDIS_KEY);
+            Object before = server.command("HKEYS", REDIS_KEY);
+            long ttl = (Long) server.command("PTTL", REDIS_KEY);
+            Object after = server.command("HKEYS", REDIS_KEY);
+            return owner.equals(before) && owner.equals(after) ? ttl : -3;
         } catch (RuntimeException e) {
             return -3;
         }
