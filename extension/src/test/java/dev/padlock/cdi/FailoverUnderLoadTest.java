@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * SIGKILLed; the run goes on for 10 s after the sentinels promoted the replica. Each call does a racy read-modify-write
  * of a plain counter kept in this JVM's memory (not in Redis) and notes who else is inside its key. With the lock: no
  * two calls of one key overlap, unless the one inside first had heard of its loss ({@link LockLost}) before the other
- * entered (counted apart), no update is lost, and every call ends. Calls that fail to get the lock or reach Redis while
- * the master is gone are expected; they are counted. The same load without the lock overlaps, which shows the check
- * can fail.
+ * entered (counted apart), no update is lost but by such a call, and every call ends. Calls that fail to get the lock
+ * or reach Redis while the master is gone are expected; they are counted. Run once with the default watchdog (leases
+ * outlast the outage) and once with leases shorter than the outage and bodies that span it. The same load without the
+ * lock overlaps, which shows the check can fail.
  */
 class FailoverUnderLoadTest {
 
@@ -59,8 +60,13 @@ class FailoverUnderLoadTest {
         static final AtomicIntegerArray completed = new AtomicIntegerArray(KEYS + 1);
         static final AtomicIntegerArray overlapsAfterLoss = new AtomicIntegerArray(KEYS + 1);
         static final AtomicInteger overlaps = new AtomicInteger();
+        /** The latest planned end ({@link System#nanoTime}) of a body longer than a millisecond begun so far. */
+        static final AtomicLong slowBodyEnd = new AtomicLong();
+
         static final List<Set<Occupant>> inside = new ArrayList<>();
         static final Map<String, AtomicInteger> losses = new ConcurrentHashMap<>();
+        /** Each loss as heard: when ({@link System#nanoTime}), and what. */
+        static final Map<Long, String> lossLog = new ConcurrentHashMap<>();
         /** When the current thread's body ended ({@link System#nanoTime}), to time the release after it. */
         static final ThreadLocal<long[]> bodyEnd = ThreadLocal.withInitial(() -> new long[1]);
 
@@ -78,10 +84,12 @@ class FailoverUnderLoadTest {
                 inside.get(i).clear();
             }
             overlaps.set(0);
+            slowBodyEnd.set(System.nanoTime());
             losses.clear();
+            lossLog.clear();
         }
 
-        static void increment(String application, int key) {
+        static void increment(String application, int key, long bodyNanos) {
             Occupant me = new Occupant(application);
             Set<Occupant> here = inside.get(key);
             here.add(me);
@@ -101,8 +109,12 @@ class FailoverUnderLoadTest {
             } else if (afterLoss) {
                 overlapsAfterLoss.incrementAndGet(key);
             }
+            if (bodyNanos > 1_000_000) {
+                long now = System.nanoTime();
+                slowBodyEnd.accumulateAndGet(now + bodyNanos, (a, b) -> a - b > 0 ? a : b);
+            }
             int read = counts[key];
-            LockSupport.parkNanos(200_000); // widen the race window
+            LockSupport.parkNanos(bodyNanos); // widens the race window
             counts[key] = read + 1;
             completed.incrementAndGet(key);
             here.remove(me);
@@ -113,6 +125,11 @@ class FailoverUnderLoadTest {
         static void lost(String application, LockLost loss) {
             losses.computeIfAbsent(loss.detectedBy().name(), d -> new AtomicInteger())
                     .incrementAndGet();
+            lossLog.put(
+                    System.nanoTime(),
+                    application + " " + loss.lockKey() + " " + loss.detectedBy() + " held for "
+                            + loss.heldFor().toMillis() + " ms"
+                            + (loss.cause() == null ? "" : " (" + loss.cause() + ")"));
             String suffix = loss.lockKey().substring(loss.lockKey().lastIndexOf(':') + 1);
             for (Occupant occupant : inside.get(Integer.parseInt(suffix))) {
                 if (occupant.application.equals(application)) {
@@ -143,12 +160,12 @@ class FailoverUnderLoadTest {
         ApplicationName application;
 
         @Locked(value = "load", key = "{key}", waitTime = "2s")
-        public void incrementLocked(int key) {
-            Ledger.increment(application.name(), key);
+        public void incrementLocked(int key, long bodyNanos) {
+            Ledger.increment(application.name(), key, bodyNanos);
         }
 
-        public void incrementUnlocked(int key) {
-            Ledger.increment(application.name(), key);
+        public void incrementUnlocked(int key, long bodyNanos) {
+            Ledger.increment(application.name(), key, bodyNanos);
         }
     }
 
@@ -206,6 +223,10 @@ class FailoverUnderLoadTest {
             }
         }
 
+        int lossEvents() {
+            return Ledger.losses.values().stream().mapToInt(AtomicInteger::get).sum();
+        }
+
         long afterKill(long at) {
             return killed == 0 ? TimeUnit.NANOSECONDS.toMillis(at) : TimeUnit.NANOSECONDS.toMillis(at - killed);
         }
@@ -213,15 +234,38 @@ class FailoverUnderLoadTest {
 
     @Test
     void noTwoCallsOfAKeyOverlapAndNoUpdateIsLostWhileTheMasterFailsOver() throws Exception {
+        runThroughFailover("default watchdog", Map.of(), 0);
+    }
+
+    /**
+     * Leases shorter than the outage: with a 3 s watchdog, renewals cannot reach any master for longer than the lease,
+     * and one call in 40 runs for 1 to 6 s, and the kill comes while one has 4.5 s to go, so bodies span the kill holding keys that expire on the promoted replica.
+     * Those calls must hear of their loss before another call of the key enters.
+     */
+    @Test
+    void callsWhoseLeaseRunsOutDuringTheFailoverHearOfItBeforeAnotherCallOfTheKeyEnters() throws Exception {
+        Tally tally = runThroughFailover(
+                "watchdog 3s, one call in 40 of 1-6 s", Map.of("padlock.watchdog-timeout", "3s"), 40);
+        assertThat(tally.lossEvents())
+                .as("LockLost events: without any, this run did not test what it is meant to")
+                .isPositive();
+    }
+
+    /**
+     * Runs the load for 2 s and until it is under way, kills the master, goes on for 10 s after the promotion; asserts no unreported overlap, no
+     * update lost without a reported loss behind it, and calls that succeed after the promotion.
+     */
+    private static Tally runThroughFailover(String name, Map<String, String> config, int slowOneIn) throws Exception {
         long setUp = System.nanoTime();
         try (RedisSentinel sentinel = Redis.startSentinel();
-                Deployments apps = Deployments.start(sentinel)) {
+                Deployments apps = Deployments.start(sentinel, config)) {
             System.out.printf(
                     "FailoverUnderLoadTest: topology and %d applications up in %d ms%n",
                     APPLICATIONS, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - setUp));
             Tally tally = new Tally();
-            run(apps, tally, Counters::incrementLocked, () -> {
+            run(apps, tally, Counters::incrementLocked, slowOneIn, () -> {
                 Promotions.sleep(2000);
+                awaitLoad(slowOneIn > 0);
                 tally.killed = System.nanoTime();
                 sentinel.master().kill();
                 Promotions.awaitSentinelPromotion(sentinel, sentinel.master().port());
@@ -239,11 +283,12 @@ class FailoverUnderLoadTest {
                 bodies += Ledger.completed.get(key);
             }
             System.out.printf(
-                    "FailoverUnderLoadTest locked: promotion seen %d ms after the kill; %d bodies ran (%d on the hot"
-                            + " key), %d calls succeeded, %d in the 2 s before the kill, %d after the promotion; %d not acquired, %d LockLostException,"
+                    "FailoverUnderLoadTest locked, %s: promotion seen %d ms after the kill; %d bodies ran (%d on the hot"
+                            + " key), %d calls succeeded, %d before the kill, %d after the promotion; %d not acquired, %d LockLostException,"
                             + " errors %s; LockLost events %s; overlaps %d, overlaps after a reported loss %d, lost"
                             + " updates %s; longest call %d ms (began %d ms after the kill), longest release %d ms"
                             + " (began %d ms after the kill); %d calls over 3 s, %d releases over 1 s%n",
+                    name,
                     tally.afterKill(tally.promoted),
                     bodies,
                     Ledger.completed.get(HOT_KEY),
@@ -264,6 +309,10 @@ class FailoverUnderLoadTest {
                     tally.callsOverThreeSeconds.get(),
                     tally.releasesOverOneSecond.get());
 
+            new TreeMap<>(Ledger.lossLog)
+                    .forEach((at, loss) -> System.out.printf(
+                            "FailoverUnderLoadTest locked, %s: at %d ms after the kill: %s%n",
+                            name, tally.afterKill(at), loss));
             assertThat(Ledger.overlaps.get())
                     .as("calls that entered a key while another call was inside it that had not heard of a loss")
                     .isZero();
@@ -275,21 +324,46 @@ class FailoverUnderLoadTest {
             assertThat(tally.succeededAfterPromotion.get())
                     .as("calls that succeeded after the promotion")
                     .isPositive();
+            return tally;
         }
     }
 
     @Test
     void withoutTheLockTheSameLoadOverlapsAndLosesUpdates() throws Exception {
         try (RedisSentinel sentinel = Redis.startSentinel();
-                Deployments apps = Deployments.start(sentinel)) {
+                Deployments apps = Deployments.start(sentinel, Map.of())) {
             Tally tally = new Tally();
-            run(apps, tally, Counters::incrementUnlocked, () -> Promotions.sleep(2000));
+            run(apps, tally, Counters::incrementUnlocked, 0, () -> Promotions.sleep(2000));
             Map<Integer, Integer> lostUpdates = lostUpdates();
             System.out.printf(
                     "FailoverUnderLoadTest unlocked: %d calls, overlaps %d, lost updates %s%n",
                     tally.succeeded.get(), Ledger.overlaps.get(), lostUpdates);
             assertThat(Ledger.overlaps.get()).isPositive();
             assertThat(lostUpdates).isNotEmpty();
+        }
+    }
+
+    /**
+     * Waits until the load runs (50 bodies done) and, when {@code slowBodySpansTheOutage}, a body runs that will
+     * outlast any lease of 3 s from now by far (4.5 s left), so that the kill to come leaves it without renewals. Fails
+     * after 30 s.
+     */
+    private static void awaitLoad(boolean slowBodySpansTheOutage) {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            int bodies = 0;
+            for (int key = 0; key <= KEYS; key++) {
+                bodies += Ledger.completed.get(key);
+            }
+            long now = System.nanoTime();
+            boolean spanning = Ledger.slowBodyEnd.get() - now > TimeUnit.MILLISECONDS.toNanos(4500);
+            if (bodies >= 50 && (!slowBodySpansTheOutage || spanning)) {
+                return;
+            }
+            assertThat(now - giveUp)
+                    .as("the load running (%d bodies done) with a long body under way, within 30 s", bodies)
+                    .isNegative();
+            Promotions.sleep(10);
         }
     }
 
@@ -306,7 +380,17 @@ class FailoverUnderLoadTest {
     }
 
     /** Runs every application's callers until {@code meanwhile} returns, then waits for each caller to end. */
-    private static void run(Deployments apps, Tally tally, BiConsumer<Counters, Integer> call, Runnable meanwhile)
+    /** One call of a counter: {@code bodyNanos} is how long the body takes between its read and its write. */
+    @FunctionalInterface
+    interface Call {
+        void call(Counters counters, int key, long bodyNanos);
+    }
+
+    /**
+     * Runs every application's callers until {@code meanwhile} returns, then waits for each caller to end. One call in
+     * {@code slowOneIn} (none for 0) has a body of 1 to 6 s; the others, 0.2 ms.
+     */
+    private static void run(Deployments apps, Tally tally, Call call, int slowOneIn, Runnable meanwhile)
             throws InterruptedException {
         Ledger.reset();
         AtomicBoolean stop = new AtomicBoolean();
@@ -317,7 +401,9 @@ class FailoverUnderLoadTest {
                 int key = random.nextInt(3) == 0 ? HOT_KEY : random.nextInt(KEYS);
                 long start = System.nanoTime();
                 try {
-                    call.accept(counters, key);
+                    boolean slow = slowOneIn > 0 && random.nextInt(slowOneIn) == 0;
+                    call.call(
+                            counters, key, slow ? TimeUnit.MILLISECONDS.toNanos(1000 + random.nextInt(5000)) : 200_000);
                     tally.succeeded.incrementAndGet();
                     if (tally.killed == 0) {
                         tally.succeededBeforeKill.incrementAndGet();
@@ -353,11 +439,11 @@ class FailoverUnderLoadTest {
         final List<Deployment> started = new ArrayList<>();
         final List<Counters> counters = new ArrayList<>();
 
-        static Deployments start(RedisSentinel sentinel) {
-            Map<String, String> config = Map.of(
-                    "padlock.redis.mode", "sentinel",
-                    "padlock.redis.nodes", String.join(",", sentinel.sentinelUris()),
-                    "padlock.redis.sentinel.master-name", sentinel.masterName());
+        static Deployments start(RedisSentinel sentinel, Map<String, String> settings) {
+            Map<String, String> config = new HashMap<>(settings);
+            config.put("padlock.redis.mode", "sentinel");
+            config.put("padlock.redis.nodes", String.join(",", sentinel.sentinelUris()));
+            config.put("padlock.redis.sentinel.master-name", sentinel.masterName());
             Deployments apps = new Deployments();
             try {
                 for (int a = 0; a < APPLICATIONS; a++) {
