@@ -44,6 +44,19 @@ class FailoverUnderLoadTest {
     static final int KEYS = 16;
     static final int HOT_KEY = KEYS; // the 17th key, taken by a third of the calls
 
+    /** A loss as heard, with the times of the call it was of (zeros if not known). */
+    record LossSeen(String what, long[] call) {
+        String describe(Tally tally) {
+            if (call[0] == 0) {
+                return what;
+            }
+            return what + "; the call began at " + tally.afterKill(call[0])
+                    + " ms, body from " + (call[1] == 0 ? "-" : tally.afterKill(call[1])) + " to "
+                    + (call[2] == 0 ? "-" : tally.afterKill(call[2])) + " ms (planned "
+                    + TimeUnit.NANOSECONDS.toMillis(call[3]) + " ms)";
+        }
+    }
+
     /** Who is inside a key now: which application, and whether it heard of its loss. */
     static final class Occupant {
         final String application;
@@ -66,9 +79,15 @@ class FailoverUnderLoadTest {
         static final List<Set<Occupant>> inside = new ArrayList<>();
         static final Map<String, AtomicInteger> losses = new ConcurrentHashMap<>();
         /** Each loss as heard: when ({@link System#nanoTime}), and what. */
-        static final Map<Long, String> lossLog = new ConcurrentHashMap<>();
-        /** When the current thread's body ended ({@link System#nanoTime}), to time the release after it. */
-        static final ThreadLocal<long[]> bodyEnd = ThreadLocal.withInitial(() -> new long[1]);
+        static final Map<Long, LossSeen> lossLog = new ConcurrentHashMap<>();
+        /**
+         * The current caller thread's call ({@link System#nanoTime}): when it began, its body began and ended, and the
+         * body's planned length; all 0 on other threads. To time the release, and to tell a loss heard on the caller's
+         * thread (at release) when its body ran.
+         */
+        static final ThreadLocal<long[]> call = ThreadLocal.withInitial(() -> new long[4]);
+        /** The times of the call of an application ("application-0:5") whose body ran last, until that call returns. */
+        static final Map<String, long[]> lastBody = new ConcurrentHashMap<>();
 
         static {
             for (int i = 0; i <= KEYS; i++) {
@@ -87,6 +106,7 @@ class FailoverUnderLoadTest {
             slowBodyEnd.set(System.nanoTime());
             losses.clear();
             lossLog.clear();
+            lastBody.clear();
         }
 
         static void increment(String application, int key, long bodyNanos) {
@@ -113,24 +133,32 @@ class FailoverUnderLoadTest {
                 long now = System.nanoTime();
                 slowBodyEnd.accumulateAndGet(now + bodyNanos, (a, b) -> a - b > 0 ? a : b);
             }
+            long[] times = call.get();
+            times[1] = System.nanoTime();
+            lastBody.put(application + ":" + key, times);
+            times[3] = bodyNanos;
             int read = counts[key];
             LockSupport.parkNanos(bodyNanos); // widens the race window
             counts[key] = read + 1;
             completed.incrementAndGet(key);
             here.remove(me);
-            bodyEnd.get()[0] = System.nanoTime();
+            times[2] = System.nanoTime();
         }
 
         /** A loss of {@code application}'s hold on the key: whoever of it is inside the key now heard of it. */
         static void lost(String application, LockLost loss) {
             losses.computeIfAbsent(loss.detectedBy().name(), d -> new AtomicInteger())
                     .incrementAndGet();
+            String suffix = loss.lockKey().substring(loss.lockKey().lastIndexOf(':') + 1);
+            long[] running = lastBody.get(application + ":" + suffix);
+            long[] times = running != null ? running.clone() : call.get().clone();
             lossLog.put(
                     System.nanoTime(),
-                    application + " " + loss.lockKey() + " " + loss.detectedBy() + " held for "
-                            + loss.heldFor().toMillis() + " ms"
-                            + (loss.cause() == null ? "" : " (" + loss.cause() + ")"));
-            String suffix = loss.lockKey().substring(loss.lockKey().lastIndexOf(':') + 1);
+                    new LossSeen(
+                            application + " " + loss.lockKey() + " " + loss.detectedBy() + " held for "
+                                    + loss.heldFor().toMillis() + " ms"
+                                    + (loss.cause() == null ? "" : " (" + loss.cause() + ")"),
+                            times));
             for (Occupant occupant : inside.get(Integer.parseInt(suffix))) {
                 if (occupant.application.equals(application)) {
                     occupant.lost = true;
@@ -209,7 +237,7 @@ class FailoverUnderLoadTest {
                     }
                 }
             }
-            if (bodyEnd - start >= 0) {
+            if (bodyEnd != 0) { // the body ran
                 long release = end - bodyEnd;
                 if (release > TimeUnit.SECONDS.toNanos(1)) {
                     releasesOverOneSecond.incrementAndGet();
@@ -312,7 +340,7 @@ class FailoverUnderLoadTest {
             new TreeMap<>(Ledger.lossLog)
                     .forEach((at, loss) -> System.out.printf(
                             "FailoverUnderLoadTest locked, %s: at %d ms after the kill: %s%n",
-                            name, tally.afterKill(at), loss));
+                            name, tally.afterKill(at), loss.describe(tally)));
             assertThat(Ledger.overlaps.get())
                     .as("calls that entered a key while another call was inside it that had not heard of a loss")
                     .isZero();
@@ -396,10 +424,16 @@ class FailoverUnderLoadTest {
         AtomicBoolean stop = new AtomicBoolean();
         Callers callers = Callers.start(APPLICATIONS * THREADS_PER_APPLICATION, caller -> {
             Counters counters = apps.counters.get(caller % APPLICATIONS);
+            String application = "application-" + caller % APPLICATIONS; // as Deployments names them
             ThreadLocalRandom random = ThreadLocalRandom.current();
             while (!stop.get()) {
                 int key = random.nextInt(3) == 0 ? HOT_KEY : random.nextInt(KEYS);
                 long start = System.nanoTime();
+                long[] times = Ledger.call.get();
+                times[0] = start;
+                times[1] = 0;
+                times[2] = 0;
+                times[3] = 0;
                 try {
                     boolean slow = slowOneIn > 0 && random.nextInt(slowOneIn) == 0;
                     call.call(
@@ -421,7 +455,8 @@ class FailoverUnderLoadTest {
                             .incrementAndGet();
                     Promotions.sleep(20); // no busy loop while Redis is unreachable
                 } finally {
-                    tally.timed(start, System.nanoTime(), Ledger.bodyEnd.get()[0]);
+                    tally.timed(start, System.nanoTime(), times[2]);
+                    Ledger.lastBody.remove(application + ":" + key, times);
                 }
             }
         });
