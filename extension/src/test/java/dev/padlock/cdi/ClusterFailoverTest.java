@@ -149,9 +149,9 @@ class ClusterFailoverTest {
                 Long entered = TIMES.get("entered");
                 long bodyEnd = TIMES.get("bodyEnd");
                 System.out.printf(
-                        "ClusterFailoverTest: promotion seen %d ms after the kill; A's loss %s; A's body ended at %d ms,"
-                                + " its call returned at %d ms with %s; B entered at %s ms (%d not acquired, %d errors"
-                                + " before)%n",
+                        "ClusterFailoverTest: promotion seen %d ms after the kill; A's loss %s; A's body ended at %d"
+                                + " ms, its call returned at %d ms with %s; B entered at %s ms (%d not acquired, %d"
+                                + " errors before)%n",
                         millis(promoted - killed),
                         loss == null ? "not reported" : DETECTED.get("loss") + " at " + millis(loss - killed) + " ms",
                         millis(bodyEnd - killed),
@@ -185,7 +185,8 @@ class ClusterFailoverTest {
                 }
                 assertThat(holder.call(KEY)).isEqualTo(KEY);
                 System.out.printf(
-                        "ClusterFailoverTest: %d calls afterwards took %d ms, %d of the 30 keys on the promoted replica%n",
+                        "ClusterFailoverTest: %d calls afterwards took %d ms, %d of the 30 keys on the promoted"
+                                + " replica%n",
                         calls + 1, millis(System.nanoTime() - after), onThePromoted);
                 assertThat(onThePromoted)
                         .as("keys served by the promoted replica")

@@ -1,156 +1,29 @@
 package dev.padlock.cdi;
 
+import static dev.padlock.cdi.SentinelHolding.KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockLost;
-import dev.padlock.LockNotAcquiredException;
-import dev.padlock.Locked;
-import dev.padlock.testing.Redis;
-import dev.padlock.testing.RedisSentinel;
-import dev.padlock.testing.RedisServer;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import java.lang.reflect.Field;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.padlock.cdi.SentinelHolding.Outcome;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sentinel failover under a held lock: application A holds a key while its master is SIGKILLed and the sentinels
- * promote the replica; application B keeps trying to take the same key all along. The rule (DESIGN.md, guarantee 5):
- * A either keeps its lock until its body returns (so B enters only after that), or A hears of its loss
- * ({@link LockLost}) before B enters, never after. Times are taken on this JVM's monotonic clock and printed.
- *
- * <p>With a healthy replica the key and its expiry reach the replica before the kill (the test waits for that), so the
- * promoted replica still holds A's lock; whether A keeps it then depends on its lease outlasting the outage. The case
- * where the promoted replica has an older expiry than A believes (a replica that missed renewals) is another test's.
+ * A lock held across a Sentinel failover (see {@link SentinelHolding}): application A holds a key while its master is
+ * SIGKILLed and the sentinels promote the healthy replica; application B keeps trying to take the same key. The rule
+ * (DESIGN.md, guarantee 5): A either keeps its lock until its body returns (renewals reach the new master; B enters
+ * only after that), or A hears of its loss ({@link LockLost}) before B enters, never after.
  */
 class SentinelFailoverTest {
-
-    static final String KEY = "k";
-    static final String REDIS_KEY = "padlock:failover:" + KEY;
-
-    /** Monotonic times: A's body began and ended, A heard of its loss, B entered. */
-    static final Map<String, Long> TIMES = new ConcurrentHashMap<>();
-
-    static final Map<String, LockLost.Detection> DETECTED = new ConcurrentHashMap<>();
-
-    @ApplicationScoped
-    public static class Work {
-        @Locked(value = "failover", key = "{0}", waitTime = "10s")
-        public String holdWithWatchdog(String key, CountDownLatch started, CountDownLatch release)
-                throws InterruptedException {
-            return hold(started, release);
-        }
-
-        @Locked(value = "failover", key = "{0}", waitTime = "10s", leaseTime = "8s")
-        public String holdForEightSeconds(String key, CountDownLatch started, CountDownLatch release)
-                throws InterruptedException {
-            return hold(started, release);
-        }
-
-        @Locked(value = "failover", key = "{0}", waitTime = "10s", leaseTime = "2s")
-        public String holdForTwoSeconds(String key, CountDownLatch started, CountDownLatch release)
-                throws InterruptedException {
-            return hold(started, release);
-        }
-
-        @Locked(value = "failover", key = "{0}", waitTime = "1s")
-        public String enter(String key) {
-            TIMES.putIfAbsent("entered", System.nanoTime());
-            return "entered";
-        }
-
-        private static String hold(CountDownLatch started, CountDownLatch release) throws InterruptedException {
-            TIMES.put("bodyStart", System.nanoTime());
-            started.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } finally {
-                TIMES.put("bodyEnd", System.nanoTime());
-            }
-            return "held";
-        }
-    }
-
-    @ApplicationScoped
-    public static class Losses {
-        void record(@Observes LockLost loss) {
-            if (TIMES.putIfAbsent("lossSeen", System.nanoTime()) == null) {
-                DETECTED.put("loss", loss.detectedBy());
-            }
-        }
-    }
-
-    /** How A holds: which method, and how long after the promotion its body goes on. */
-    @FunctionalInterface
-    interface Holder {
-        String hold(Work work, CountDownLatch started, CountDownLatch release) throws Exception;
-    }
-
-    /** What a run saw, in milliseconds after the kill (null: did not happen). */
-    record Outcome(
-            String name,
-            long promotedMs,
-            Long lossMs,
-            LockLost.Detection detection,
-            long bodyEndMs,
-            long returnedMs,
-            Long enteredMs,
-            boolean renewedOnNewMaster,
-            int notAcquired,
-            int errors) {
-
-        /** Whether B entered while A's body ran without A having heard of its loss first. */
-        boolean late() {
-            if (enteredMs == null) {
-                return false;
-            }
-            if (lossMs == null) {
-                return enteredMs < bodyEndMs;
-            }
-            return lossMs >= enteredMs;
-        }
-
-        /** Whether B entered while A's body still ran. */
-        boolean enteredDuringTheBody() {
-            return enteredMs != null && enteredMs < bodyEndMs;
-        }
-
-        void print() {
-            System.out.printf(
-                    "SentinelFailoverTest %s: promotion seen %d ms after the kill; A's loss %s; A's body ended at %d ms, its call"
-                            + " returned at %d ms (release %d ms); B entered at %s ms (%d not acquired, %d errors before); renewal reached the new master:"
-                            + " %s; B entered during A's body: %s; late: %s%n",
-                    name,
-                    promotedMs,
-                    lossMs == null ? "not reported" : detection + " at " + lossMs + " ms",
-                    bodyEndMs,
-                    returnedMs,
-                    returnedMs - bodyEndMs,
-                    enteredMs,
-                    notAcquired,
-                    errors,
-                    renewedOnNewMaster,
-                    enteredDuringTheBody(),
-                    late());
-        }
-    }
 
     @Test
     void aWatchdogHolderKeepsItsLockAcrossThePromotionOrHearsOfItsLossFirst() throws Exception {
         // Renewals every 2 s: one or two fail while the master is down, and the first after the promotion reaches the
         // replica, which holds the key with the expiry of the last renewal before the kill.
-        Outcome outcome = run(
-                "watchdog 6s", "6s", 3000, (work, started, release) -> work.holdWithWatchdog(KEY, started, release));
+        Outcome outcome = SentinelHolding.run(
+                "SentinelFailoverTest watchdog 6s",
+                "6s",
+                3000,
+                (work, started, release) -> work.holdWithWatchdog(KEY, started, release));
         assertThat(outcome.late())
                 .as("B entered while A's body ran, before A heard of a loss: %s", outcome)
                 .isFalse();
@@ -159,174 +32,14 @@ class SentinelFailoverTest {
 
     @Test
     void aHolderWithAnEightSecondLeaseKeepsItsLockAcrossThePromotionOrHearsOfItsLossFirst() throws Exception {
-        Outcome outcome = run(
-                "lease 8s", "30s", 1500, (work, started, release) -> work.holdForEightSeconds(KEY, started, release));
+        Outcome outcome = SentinelHolding.run(
+                "SentinelFailoverTest lease 8s",
+                "30s",
+                1500,
+                (work, started, release) -> work.holdForEightSeconds(KEY, started, release));
         assertThat(outcome.late())
                 .as("B entered while A's body ran, before A heard of a loss: %s", outcome)
                 .isFalse();
         assertThat(outcome.enteredMs()).as("B entered at last").isNotNull();
-    }
-
-    /**
-     * A lease that ends while the master is down: the promoted replica lets B in as soon as the clients switch over,
-     * while A's body still runs. A must have heard of the loss at its deadline, before.
-     */
-    @Test
-    void aLeaseThatEndsDuringTheFailoverIsReportedBeforeTheOtherApplicationEnters() throws Exception {
-        Outcome outcome =
-                run("lease 2s", "30s", 5000, (work, started, release) -> work.holdForTwoSeconds(KEY, started, release));
-        assertThat(outcome.late())
-                .as("B entered while A's body ran, before A heard of a loss: %s", outcome)
-                .isFalse();
-        assertThat(outcome.lossMs()).as("A heard of its loss").isNotNull();
-        assertThat(outcome.enteredMs()).as("B entered").isNotNull();
-    }
-
-    /**
-     * The control: the same run with the deadline report switched off. A hears of its loss only when its release finds
-     * the key gone, after B entered. This shows the check above can fail; it does not need the failover to fail (a
-     * fixed lease shorter than the body fails the same way on a single node). The failover-specific failing case needs
-     * a replica that missed renewals.
-     */
-    @Test
-    void withoutTheDeadlineReportTheHolderHearsOfItsLossAfterTheOtherApplicationEntered() throws Exception {
-        Field reportsAtDeadline = Class.forName("dev.padlock.core.LeaseRenewal").getDeclaredField("reportsAtDeadline");
-        reportsAtDeadline.setAccessible(true);
-        reportsAtDeadline.setBoolean(null, false);
-        try {
-            Outcome outcome = run(
-                    "lease 2s, no deadline report",
-                    "30s",
-                    5000,
-                    (work, started, release) -> work.holdForTwoSeconds(KEY, started, release));
-            assertThat(outcome.late()).as("late: %s", outcome).isTrue();
-            assertThat(outcome.enteredDuringTheBody())
-                    .as("B entered during A's body: %s", outcome)
-                    .isTrue();
-        } finally {
-            reportsAtDeadline.setBoolean(null, true);
-        }
-    }
-
-    private static Outcome run(String name, String watchdog, long holdAfterPromotionMs, Holder holding)
-            throws Exception {
-        TIMES.clear();
-        DETECTED.clear();
-        long setUp = System.nanoTime();
-        try (RedisSentinel sentinel = Redis.startSentinel();
-                Deployment holderApp = Deployment.start(config(sentinel, watchdog), Work.class, Losses.class);
-                Deployment otherApp = Deployment.start("other", config(sentinel, watchdog), Work.class)) {
-            System.out.printf(
-                    "SentinelFailoverTest %s: topology and both applications up in %d ms%n",
-                    name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - setUp));
-            Work holder = holderApp.bean(Work.class);
-            Work other = otherApp.bean(Work.class);
-            RedisServer master = sentinel.master();
-            RedisServer replica = sentinel.replica();
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            AtomicBoolean stopTrying = new AtomicBoolean();
-            AtomicInteger notAcquired = new AtomicInteger();
-            AtomicInteger errors = new AtomicInteger();
-            ExecutorService threads = Executors.newFixedThreadPool(2);
-            try {
-                Future<String> held = threads.submit(() -> {
-                    try {
-                        return holding.hold(holder, started, release);
-                    } finally {
-                        TIMES.put("returned", System.nanoTime());
-                    }
-                });
-                Waits.await(started);
-                // A healthy replica: it has the key, with the expiry the master gave it, before the master dies.
-                Waits.until(
-                        () -> Long.valueOf(1).equals(replica.command("EXISTS", REDIS_KEY)),
-                        "the replica to have " + REDIS_KEY);
-                Future<?> trying = threads.submit(() -> {
-                    while (!stopTrying.get()) {
-                        try {
-                            other.enter(KEY);
-                            return;
-                        } catch (LockNotAcquiredException e) {
-                            notAcquired.incrementAndGet();
-                        } catch (RuntimeException e) {
-                            // the master is gone and the client has not switched yet: try again
-                            errors.incrementAndGet();
-                            Promotions.sleep(50);
-                        }
-                    }
-                });
-                Promotions.sleep(300); // B waits for the key before the kill
-                Object holderField = master.command("HKEYS", REDIS_KEY); // A's owner id
-                long killed = System.nanoTime();
-                master.kill();
-                int newPort = Promotions.awaitSentinelPromotion(sentinel, master.port());
-                long promoted = System.nanoTime();
-                assertThat(newPort).isEqualTo(replica.port());
-                // Watch the key's expiry on the new master while A's body goes on and A still owns the key there: a
-                // rise is A's renewal that got there.
-                long firstTtl = ttl(replica, holderField);
-                long highestTtl = firstTtl;
-                long holdUntil = promoted + TimeUnit.MILLISECONDS.toNanos(holdAfterPromotionMs);
-                while (System.nanoTime() - holdUntil < 0) {
-                    highestTtl = Math.max(highestTtl, ttl(replica, holderField));
-                    Promotions.sleep(20);
-                }
-                release.countDown();
-                String result;
-                try {
-                    result = held.get(60, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    result = "failed: " + e.getCause();
-                }
-                System.out.println("SentinelFailoverTest " + name + ": A's call ended with " + result
-                        + "; key's PTTL on the new master at promotion " + firstTtl + " ms, highest after "
-                        + highestTtl + " ms");
-                trying.get(60, TimeUnit.SECONDS);
-                Outcome outcome = new Outcome(
-                        name,
-                        millisAfter(killed, promoted),
-                        TIMES.containsKey("lossSeen") ? millisAfter(killed, TIMES.get("lossSeen")) : null,
-                        DETECTED.get("loss"),
-                        millisAfter(killed, TIMES.get("bodyEnd")),
-                        millisAfter(killed, TIMES.get("returned")),
-                        TIMES.containsKey("entered") ? millisAfter(killed, TIMES.get("entered")) : null,
-                        highestTtl > firstTtl + 100,
-                        notAcquired.get(),
-                        errors.get());
-                outcome.print();
-                return outcome;
-            } finally {
-                release.countDown();
-                stopTrying.set(true);
-                threads.shutdownNow();
-                threads.awaitTermination(30, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /** The key's PTTL on {@code server} while {@code owner} holds it there; -3 once another owner does. */
-    private static long ttl(RedisServer server, Object owner) {
-        try {
-            Object before = server.command("HKEYS", REDIS_KEY);
-            long ttl = (Long) server.command("PTTL", REDIS_KEY);
-            Object after = server.command("HKEYS", REDIS_KEY);
-            return owner.equals(before) && owner.equals(after) ? ttl : -3;
-        } catch (RuntimeException e) {
-            return -3;
-        }
-    }
-
-    private static long millisAfter(long from, long to) {
-        return TimeUnit.NANOSECONDS.toMillis(to - from);
-    }
-
-    private static Map<String, String> config(RedisSentinel sentinel, String watchdog) {
-        Map<String, String> config = new HashMap<>();
-        config.put("padlock.redis.mode", "sentinel");
-        config.put("padlock.redis.nodes", String.join(",", sentinel.sentinelUris()));
-        config.put("padlock.redis.sentinel.master-name", sentinel.masterName());
-        config.put("padlock.watchdog-timeout", watchdog);
-        return config;
     }
 }
