@@ -128,6 +128,26 @@ public interface PadlockConfigReference {
          * hold the password.
          */
         Optional<String> configFile();
+
+        /**
+         * Whether an acquisition, and each of Padlock's renewals, waits for replicas to confirm it where the topology
+         * has replicas (sentinel, replicated, cluster): each is followed by {@code WAIT} in the same round trip, for
+         * every replica connected to the master, up to {@code replica-timeout}. An acquisition that no replica
+         * confirmed fails (the method does not run); a renewal that no replica confirmed does not move the holder's
+         * deadline. {@code true} or {@code false}; single mode sends no {@code WAIT}. Sets Redisson's
+         * {@code checkLockSyncedSlaves} and wins over a config file's value; an application's own
+         * {@code RedissonClient} keeps its own. What it guarantees per topology: {@code docs/failover.md}.
+         */
+        @ConfigDocDefault("true")
+        Optional<String> replicaConfirmation();
+
+        /**
+         * How long an acquisition or renewal waits for replicas to confirm it, same syntax as
+         * {@code padlock.wait-time}. Sets Redisson's {@code slavesSyncTimeout} and wins over a config file's value;
+         * an application's own {@code RedissonClient} keeps its own.
+         */
+        @ConfigDocDefault("1s")
+        Optional<String> replicaTimeout();
     }
 
     /** Sentinel settings. */
