@@ -2,7 +2,6 @@ package dev.padlock.benchmarks;
 
 import dev.padlock.cdi.PadlockExtension;
 import dev.padlock.core.client.RedisConnectionSettings;
-import dev.padlock.testing.RedisServer;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
@@ -38,8 +37,8 @@ final class Application implements AutoCloseable {
      * @param padlockConfig more Padlock properties ({@code --padlock-config}), over the suite's own; e.g.
      *     {@code padlock.hand-off-limit=0} to see the one-key rows without local hand-off
      */
-    static Application start(RedisServer redis, boolean metrics, Map<String, String> padlockConfig) {
-        return start(redis.uri(), RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig);
+    static Application start(Topology redis, boolean metrics, Map<String, String> padlockConfig) {
+        return start(redis.connection(), RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig);
     }
 
     /**
@@ -48,14 +47,14 @@ final class Application implements AutoCloseable {
      * @param metrics whether the application has a {@code MeterRegistry} bean, so that Padlock's meters count every
      *     call (see {@link Meters})
      */
-    static Application start(RedisServer redis, Duration watchdog, boolean metrics) {
-        return start(redis.uri(), watchdog, metrics, Map.of());
+    static Application start(Topology redis, Duration watchdog, boolean metrics) {
+        return start(redis.connection(), watchdog, metrics, Map.of());
     }
 
-    /** Both clients on the Redis at {@code uri}: a child JVM of the two-JVM rows has only the address. */
-    static Application start(String uri, Duration watchdog, boolean metrics, Map<String, String> padlockConfig) {
-        Map<String, String> properties = new HashMap<>();
-        properties.put("padlock.redis.address", uri);
+    /** Both clients on the Redis {@code connection} leads to: a child JVM of the multi-JVM rows has only that. */
+    static Application start(
+            Connection connection, Duration watchdog, boolean metrics, Map<String, String> padlockConfig) {
+        Map<String, String> properties = new HashMap<>(connection.padlockProperties());
         properties.put("padlock.watchdog-timeout", watchdog.toMillis() + "ms");
         properties.putAll(padlockConfig);
         Config config = new SmallRyeConfigBuilder()
@@ -73,7 +72,7 @@ final class Application implements AutoCloseable {
                 weld.addBeanClasses(Meters.class);
             }
             container = weld.initialize();
-            raw = Redisson.create(rawConfig(uri, watchdog));
+            raw = Redisson.create(connection.redissonConfig(watchdog));
             container.select(RawCalls.class).get().use(raw);
             return new Application(container, config, raw);
         } catch (RuntimeException e) {
@@ -86,14 +85,6 @@ final class Application implements AutoCloseable {
             ConfigProviderResolver.instance().releaseConfig(config);
             throw e;
         }
-    }
-
-    /** What Padlock's own client gets from {@code padlock.redis.address}: Redisson's defaults otherwise. */
-    private static org.redisson.config.Config rawConfig(String uri, Duration watchdog) {
-        org.redisson.config.Config config = new org.redisson.config.Config();
-        config.useSingleServer().setAddress(uri);
-        config.setLockWatchdogTimeout(watchdog.toMillis());
-        return config;
     }
 
     RedissonClient rawClient() {

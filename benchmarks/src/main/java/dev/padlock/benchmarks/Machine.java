@@ -13,7 +13,8 @@ final class Machine {
 
     private Machine() {}
 
-    static String describe(RedisServer redis) {
+    static String describe(Topology topology) {
+        RedisServer redis = topology.master();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         return String.format(
                 "%s, %d cores, %.0f GiB; %s %s; %s %s (%s); Redisson %s; Redis %s on loopback (%s)",
@@ -30,7 +31,7 @@ final class Machine {
                         .orElse("default heap and GC"),
                 mavenVersion("org.redisson", "redisson"),
                 redisVersion(redis),
-                redis.isControllable() ? "redis-server started by padlock-testing" : redis.uri());
+                topology.describe());
     }
 
     private static String cpuModel() {

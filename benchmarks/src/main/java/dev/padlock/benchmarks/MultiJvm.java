@@ -2,7 +2,6 @@ package dev.padlock.benchmarks;
 
 import dev.padlock.LockType;
 import dev.padlock.testing.CommandStats;
-import dev.padlock.testing.RedisServer;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,11 +51,11 @@ final class MultiJvm {
     }
 
     /** One row with {@code count} child JVMs, each with {@code row.threads()} threads on the one key. */
-    static MultiJvmResult run(Row row, int count, RedisServer redis, Options options)
+    static MultiJvmResult run(Row row, int count, Topology redis, Options options)
             throws IOException, InterruptedException {
-        redis.flushAll();
+        redis.reset();
         List<String> args = new ArrayList<>(List.of(
-                redis.uri(),
+                redis.connection().encode(),
                 row.type().name(),
                 row.lease().name(),
                 String.valueOf(row.threads()),
@@ -102,9 +101,9 @@ final class MultiJvm {
      * while all are idle, before the command and after every answer, so the window holds their calls and nothing
      * else of theirs.
      */
-    private static MultiJvmSample window(List<ChildJvm> jvms, String side, Duration length, RedisServer redis)
+    private static MultiJvmSample window(List<ChildJvm> jvms, String side, Duration length, Topology redis)
             throws InterruptedException {
-        CommandStats before = redis.commandStats();
+        CommandStats before = redis.master().commandStats();
         Instant start = Instant.now().plus(START_MARGIN);
         long startMicros = start.getEpochSecond() * 1_000_000 + start.getNano() / 1_000;
         for (ChildJvm jvm : jvms) {
@@ -121,7 +120,7 @@ final class MultiJvm {
             }
             windows.add(w);
         }
-        CommandStats after = redis.commandStats();
+        CommandStats after = redis.master().commandStats();
         return new MultiJvmSample(windows, after.minus(before));
     }
 }

@@ -52,7 +52,7 @@ record MultiJvmSample(List<JvmWindow> jvms, CommandStats commands) {
 
     /** Commands Redis ran per call of any JVM, script-internal calls included and keep-alive left out. */
     double commandsPerOp() {
-        return (commands.total() - commands.calls(Sample.KEEP_ALIVE)) / (double) ops();
+        return Sample.callCommands(commands) / (double) ops();
     }
 
     long overlaps() {

@@ -38,8 +38,9 @@ import org.HdrHistogram.Histogram;
  * whatever the order in which the parent's commands reach them. Anything else printed goes to stderr, which the
  * parent keeps to show when this JVM fails.
  *
- * <p>Arguments: Redis URI, lock type, lease ({@link Row.Lease} name), threads, raw-against-raw, metrics, the body's
- * length in ns ({@code --body}; 0 for none), then any {@code padlock.key=value} of {@code --padlock-config}.
+ * <p>Arguments: Redis URI (on a topology with a replica, what {@link Connection#encode()} gives), lock type, lease
+ * ({@link Row.Lease} name), threads, raw-against-raw, metrics, the body's length in ns ({@code --body}; 0 for none),
+ * then any {@code padlock.key=value} of {@code --padlock-config}.
  */
 public final class MultiJvmWorker {
 
@@ -63,9 +64,10 @@ public final class MultiJvmWorker {
 
     private static void serve(String[] args, PrintStream protocol) throws Exception {
         if (args.length < 7) {
-            throw new IllegalArgumentException("usage: MultiJvmWorker <redis uri> <lock type> <lease> <threads>"
-                    + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
-                    + " --jvms N");
+            throw new IllegalArgumentException(
+                    "usage: MultiJvmWorker <redis uri, or Connection.encode()> <lock type> <lease> <threads>"
+                            + " <raw-against-raw> <metrics> <body ns> [padlock.key=value ...]; started by benchmarks/run"
+                            + " --jvms N");
         }
         Row row = new Row(
                 LockType.valueOf(args[1]),
@@ -81,8 +83,8 @@ public final class MultiJvmWorker {
             padlockConfig.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         BlockingQueue<String> commands = commandsFromParent();
-        try (Application app =
-                Application.start(args[0], RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
+        try (Application app = Application.start(
+                Connection.decode(args[0]), RedisConnectionSettings.DEFAULT_WATCHDOG_TIMEOUT, metrics, padlockConfig)) {
             Call padlock = rawAgainstRaw ? RawCalls.callFor(app.raw(), row) : LockedCalls.callFor(app.locked(), row);
             Call raw = RawCalls.callFor(app.raw(), row);
             Section padlockSection = new Section(row, body);

@@ -30,6 +30,7 @@ record Options(
         List<Integer> jvms,
         Body body,
         Map<String, String> padlockConfig,
+        Topology.Kind topology,
         boolean quick) {
 
     static final String USAGE = String.join(
@@ -58,6 +59,10 @@ record Options(
             "                          this long (ns, us, ms, s; default none: an empty body, the lock alone)",
             "  --padlock-config k=v    a Padlock property for the lock rows' applications, repeatable; e.g.",
             "                          padlock.hand-off-limit=0 shows the one-key rows without local hand-off",
+            "  --topology single       where the locks live: single (one redis-server), replicated (a master and one",
+            "                          replica; both clients in Redisson's replicated mode) or sentinel (the same and",
+            "                          three sentinels); with a replica every acquisition is followed by WAIT for it",
+            "  --replica               the same as --topology replicated (issue #25)",
             "  --help");
 
     static Options parse(String... args) {
@@ -79,6 +84,7 @@ record Options(
         List<Integer> jvms = List.of();
         Body body = Body.EMPTY;
         Map<String, String> padlockConfig = new TreeMap<>();
+        Topology.Kind topology = Topology.Kind.SINGLE;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -130,6 +136,16 @@ record Options(
                                 "--padlock-config takes padlock.<key>=<value>, got " + property + "\n" + USAGE);
                     }
                     padlockConfig.put(property.substring(0, eq), property.substring(eq + 1));
+                    break;
+                case "--topology":
+                    try {
+                        topology = Topology.Kind.parse(value(args, ++i, arg));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
+                    }
+                    break;
+                case "--replica":
+                    topology = Topology.Kind.REPLICATED;
                     break;
                 case "--max-foreign":
                     maxForeignCores = Double.parseDouble(value(args, ++i, arg));
@@ -205,6 +221,7 @@ record Options(
                 List.copyOf(jvms),
                 body,
                 Map.copyOf(padlockConfig),
+                topology,
                 quick);
     }
 
@@ -233,13 +250,14 @@ record Options(
     String describe() {
         return String.format(
                 "%d passes of %.1f s per side per row (alternating Padlock and raw; medians), %.1f s warm-up per"
-                        + " side; threads %s; body inside the lock %s; Padlock's Micrometer meters %s%s",
+                        + " side; threads %s; body inside the lock %s; Padlock's Micrometer meters %s%s%s",
                 passes,
                 pass.toMillis() / 1000.0,
                 warmup.toMillis() / 1000.0,
                 threads,
                 body.empty() ? "empty" : body.length() + " (parked)",
                 metrics ? "on (a SimpleMeterRegistry bean)" : "off (no MeterRegistry)",
-                padlockConfig.isEmpty() ? "" : "; Padlock configured with " + new TreeMap<>(padlockConfig));
+                padlockConfig.isEmpty() ? "" : "; Padlock configured with " + new TreeMap<>(padlockConfig),
+                topology == Topology.Kind.SINGLE ? "" : "; Redis topology " + topology.label);
     }
 }

@@ -1,6 +1,5 @@
 package dev.padlock.benchmarks;
 
-import dev.padlock.testing.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,11 +18,11 @@ final class Pass {
     private final Call call;
     private final Section section;
     private final int threads;
-    private final RedisServer redis;
+    private final Topology redis;
 
     private volatile boolean stop;
 
-    Pass(Call call, Section section, int threads, RedisServer redis) {
+    Pass(Call call, Section section, int threads, Topology redis) {
         this.call = call;
         this.section = section;
         this.threads = threads;

@@ -1,7 +1,6 @@
 package dev.padlock.benchmarks;
 
 import dev.padlock.testing.CommandStats;
-import dev.padlock.testing.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.redisson.api.RLock;
@@ -25,10 +24,10 @@ final class RenewalStorm {
 
     private RenewalStorm() {}
 
-    static Result run(RedisServer redis, int burst, Duration watchdog, int periods) throws Exception {
+    static Result run(Topology redis, int burst, Duration watchdog, int periods) throws Exception {
         long period = watchdog.toMillis() / 3;
         Duration window = Duration.ofMillis(period * periods);
-        redis.flushAll();
+        redis.reset();
         try (Application app = Application.start(redis, watchdog, false)) {
             RedissonClient raw = app.rawClient();
             for (int i = 0; i < burst; i++) {
@@ -65,11 +64,11 @@ final class RenewalStorm {
         }
     }
 
-    private static Side count(RedisServer redis, Duration window, long period) throws InterruptedException {
-        CommandStats before = redis.settledCommandStats();
+    private static Side count(Topology redis, Duration window, long period) throws InterruptedException {
+        CommandStats before = redis.master().settledCommandStats();
         long start = System.nanoTime();
         Thread.sleep(window.toMillis());
-        CommandStats during = redis.commandStats().minus(before);
+        CommandStats during = redis.master().commandStats().minus(before);
         long held = (System.nanoTime() - start) / 1_000_000;
         return new Side(during.calls("evalsha") + during.calls("eval"), held, period);
     }

@@ -1,7 +1,5 @@
 package dev.padlock.benchmarks;
 
-import dev.padlock.testing.Redis;
-import dev.padlock.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +48,7 @@ public final class SideBySide {
         RenewalStorm.Result storm = null;
         double bodyMicros = 0;
         long started = System.nanoTime();
-        try (RedisServer redis = Redis.startServer()) {
+        try (Topology redis = Topology.start(options.topology())) {
             machine = Machine.describe(redis);
             if (options.storm()) {
                 System.err.println("renewal storm: " + options.stormBurst() + " short calls, then one lock held for 3"
@@ -63,7 +61,8 @@ public final class SideBySide {
                         storm.padlock().renewals(),
                         storm.padlock().perPeriod());
             }
-            System.err.println("Redis at " + redis.uri() + "; " + rows.size() + " rows; " + options.describe());
+            System.err.println(
+                    "Redis at " + redis.connection().encode() + "; " + rows.size() + " rows; " + options.describe());
             if (!options.body().empty()) {
                 // A parked body wakes late by the OS's timer slack and scheduling: how late, on this machine, now.
                 bodyMicros = options.body().measuredMicros(BODY_SAMPLES);
@@ -130,8 +129,8 @@ public final class SideBySide {
      * measured again, at most half as many times as there are passes (so a busy machine costs at most half again the
      * time), and counted in the report.
      */
-    static RowResult run(Row row, RedisServer redis, Options options) throws InterruptedException {
-        redis.flushAll();
+    static RowResult run(Row row, Topology redis, Options options) throws InterruptedException {
+        redis.reset();
         try (Application app = Application.start(redis, options.metrics(), options.padlockConfig())) {
             // --raw-against-raw: the control, both columns raw; the harness must then report ~1.000 everywhere.
             Call padlock =

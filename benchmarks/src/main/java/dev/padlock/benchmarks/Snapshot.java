@@ -1,7 +1,6 @@
 package dev.padlock.benchmarks;
 
 import dev.padlock.testing.CommandStats;
-import dev.padlock.testing.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -105,19 +104,19 @@ final class Snapshot {
     }
 
     /** Redis counters first and JVM counters last, so the JVM's own INFO round trips stay outside its window. */
-    static Snapshot before(RedisServer redis) {
-        CommandStats commands = redis.commandStats();
-        double redisCpu = redisCpuSeconds(redis);
+    static Snapshot before(Topology redis) {
+        CommandStats commands = redis.master().commandStats();
+        double redisCpu = redis.cpuSeconds();
         return new Snapshot(System.nanoTime(), cpuNanosByThread(), allocated(), commands, redisCpu, hostBusyNanos());
     }
 
     /** JVM counters first, then Redis, for the same reason as {@link #before}. */
-    static Snapshot after(RedisServer redis) {
+    static Snapshot after(Topology redis) {
         long nanos = System.nanoTime();
         Map<Long, Long> cpu = cpuNanosByThread();
         Map<Long, Long> allocated = allocated();
         long host = hostBusyNanos();
-        return new Snapshot(nanos, cpu, allocated, redis.commandStats(), redisCpuSeconds(redis), host);
+        return new Snapshot(nanos, cpu, allocated, redis.master().commandStats(), redis.cpuSeconds(), host);
     }
 
     /** Bytes allocated by every thread between two snapshots; a thread born in between counts in full. */
@@ -158,16 +157,5 @@ final class Snapshot {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-    }
-
-    private static double redisCpuSeconds(RedisServer redis) {
-        double seconds = 0;
-        for (String line : String.valueOf(redis.command("INFO", "cpu")).split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds +=
-                        Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return seconds;
     }
 }
