@@ -130,13 +130,15 @@ public interface PadlockConfigReference {
         Optional<String> configFile();
 
         /**
-         * Whether an acquisition, and each of Padlock's renewals, waits for replicas to confirm it where the topology
-         * has replicas (sentinel, replicated, cluster): each is followed by {@code WAIT} in the same round trip, for
-         * every replica connected to the master, up to {@code replica-timeout}. An acquisition that no replica
-         * confirmed fails (the method does not run); a renewal that no replica confirmed does not move the holder's
-         * deadline. {@code true} or {@code false}; single mode sends no {@code WAIT}. Sets Redisson's
-         * {@code checkLockSyncedSlaves} and wins over a config file's value; an application's own
-         * {@code RedissonClient} keeps its own. What it guarantees per topology: {@code docs/failover.md}.
+         * Whether a lock counts as taken or renewed only once a replica confirmed it, where the topology has replicas
+         * (sentinel, replicated, cluster). Each acquisition and each of Padlock's renewals and lease extensions is
+         * followed by {@code WAIT} in the same round trip, for every replica connected to the master, up to
+         * {@code replica-timeout}; an acquisition that no replica confirmed fails (the method does not run), and a
+         * renewal that no replica confirmed does not move the holder's deadline. {@code false}: only the master's
+         * answer counts (Padlock's renewals send no {@code WAIT}; Redisson still waits after its lock scripts, but
+         * fails none). Single mode sends no {@code WAIT}. Sets Redisson's {@code checkLockSyncedSlaves} and wins over
+         * a config file's value; an application's own {@code RedissonClient} keeps its own. What it guarantees per
+         * topology: {@code docs/failover.md}.
          */
         @ConfigDocDefault("true")
         Optional<String> replicaConfirmation();

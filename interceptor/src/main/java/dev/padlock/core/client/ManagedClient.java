@@ -132,6 +132,8 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
             lastFailure = null;
         }
         attempt.complete(created);
+        ReplicaConfirmation.refusal(created)
+                .thenAccept(advice -> advice.ifPresent(text -> LOG.log(System.Logger.Level.WARNING, text)));
     }
 
     RedisConnectionSettings settings() {
