@@ -81,7 +81,8 @@ final class Releaser {
             return;
         }
         CompletableFuture<?>[] releases = releaseEach(call);
-        if (Acquisition.awaitUninterruptibly(CompletableFuture.allOf(releases), end) instanceof TimeoutException) {
+        CompletableFuture<?> all = releases.length == 1 ? releases[0] : CompletableFuture.allOf(releases);
+        if (Acquisition.awaitUninterruptibly(all, end) instanceof TimeoutException) {
             reportUnanswered(call, releases, true);
         }
     }
