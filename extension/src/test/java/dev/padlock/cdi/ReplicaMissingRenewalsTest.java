@@ -9,8 +9,10 @@ import dev.padlock.Locked;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisSentinel;
 import dev.padlock.testing.ReplicationCut;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,11 @@ class ReplicaMissingRenewalsTest {
         }
 
         @Locked(value = "failover", key = "{0}", waitTime = "1s")
+        public Uni<String> enterLater(String key) {
+            return Uni.createFrom().item("entered");
+        }
+
+        @Locked(value = "failover", key = "{0}", waitTime = "1s")
         public String enter(String key) {
             if (key.equals("k")) {
                 ENTERED.compareAndSet(0, System.nanoTime());
@@ -78,6 +85,16 @@ class ReplicaMissingRenewalsTest {
                 assertThat(refusal)
                         .isInstanceOf(LockNotAcquiredException.class)
                         .hasMessageContaining("padlock.redis.replica-timeout");
+                asked = System.nanoTime();
+                Throwable later = catchThrowable(() ->
+                        app.bean(Work.class).enterLater("fresh-later").await().atMost(Duration.ofSeconds(60)));
+                System.out.printf(
+                        "ReplicaMissingRenewalsTest: an asynchronous one ended after %d ms: %s%n",
+                        (System.nanoTime() - asked) / 1_000_000, later);
+                assertThat(later)
+                        .as("bounded like a blocking call, not left to Redisson's retries")
+                        .isInstanceOf(LockNotAcquiredException.class)
+                        .hasMessageContaining("beyond the wait");
                 // Redisson retries an unconfirmed acquisition a few times, giving it back each time
                 Waits.until(
                         () -> Long.valueOf(0).equals(sentinel.master().command("EXISTS", "padlock:failover:fresh")),

@@ -117,11 +117,7 @@ public abstract class LockOperation {
             if (abandon(call, acquiring)) {
                 Acquirer.ended(call, LockEvents.Outcome.ERROR, started);
             }
-            throw acquirer.notAcquired(
-                    call.locks[0].getName(),
-                    "Redis did not answer the lock request within 5 s beyond the wait (a failover under way, or no"
-                            + " replica confirming the lock within padlock.redis.replica-timeout)",
-                    e);
+            throw unanswered(call, e);
         } catch (ExecutionException e) {
             // LockNotAcquiredException, or e.g. the client shut down under the call; nothing is left held
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
@@ -132,6 +128,51 @@ public abstract class LockOperation {
      * The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. True when
      * the caller ended the acquisition (and so reports how it ended), false when it had ended already.
      */
+    /**
+     * Takes every lock of the call without waiting: {@link Acquirer#acquireAllAsync}, failed with {@link
+     * LockNotAcquiredException} when Redis has not answered by the wait plus the same grace a blocking caller gives it
+     * (a timer only while the answer is outstanding). What the attempt takes later, it releases.
+     */
+    final CompletableFuture<Boolean> acquireAllLater(LockedCall call) {
+        CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
+        if (acquiring.isDone()) {
+            return acquiring;
+        }
+        CompletableFuture<Boolean> result = new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                acquiring.cancel(false); // releases what it takes from now on
+                return super.cancel(mayInterruptIfRunning);
+            }
+        };
+        acquiring.whenComplete((taken, failure) -> {
+            if (failure == null) {
+                result.complete(taken);
+            } else {
+                result.completeExceptionally(failure);
+            }
+        });
+        // A timer that is cancelled as soon as the result is in.
+        CompletableFuture<Void> deadline = new CompletableFuture<>();
+        deadline.orTimeout(Acquisition.answerDeadlineMillis(waitMillis), TimeUnit.MILLISECONDS)
+                .whenComplete((ignored, timeout) -> {
+                    if (timeout != null && result.completeExceptionally(unanswered(call, timeout))) {
+                        acquiring.cancel(false);
+                    }
+                });
+        result.whenComplete((taken, failure) -> deadline.complete(null));
+        return result;
+    }
+
+    private LockNotAcquiredException unanswered(LockedCall call, Throwable timeout) {
+        return acquirer.notAcquired(
+                call.locks[0].getName(),
+                "Redis did not answer the lock request within " + Acquisition.answerGraceSeconds()
+                        + " s beyond the wait (a failover under way, or no replica confirming the lock within"
+                        + " padlock.redis.replica-timeout)",
+                timeout);
+    }
+
     private boolean abandon(LockedCall call, CompletableFuture<Boolean> acquiring) {
         if (acquiring.cancel(false)) {
             return true;

@@ -65,7 +65,7 @@ final class ReactiveOperation extends LockOperation {
     }
 
     private Uni<Object> lockedUni(InvocationContext ctx, LockedCall call, Executor resume) {
-        CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
+        CompletableFuture<Boolean> acquiring = acquireAllLater(call);
         return acquired(acquiring, resume)
                 .onItem()
                 .transformToUni(
@@ -131,7 +131,7 @@ final class ReactiveOperation extends LockOperation {
     }
 
     private Multi<Object> lockedMulti(InvocationContext ctx, LockedCall call, Executor resume) {
-        CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
+        CompletableFuture<Boolean> acquiring = acquireAllLater(call);
         return acquired(acquiring, resume)
                 .onItem()
                 .transformToMulti(taken ->

@@ -90,7 +90,7 @@ final class StageOperation extends LockOperation {
 
     private void acquireThenProceed(
             InvocationContext ctx, LockedCall call, Executor resume, CompletableFuture<Object> toCaller) {
-        CompletableFuture<Boolean> acquisition = acquirer.acquireAllAsync(call);
+        CompletableFuture<Boolean> acquisition = acquireAllLater(call);
         // However the caller's stage ends (cancelled, orTimeout, completed by the caller), stop acquiring: what the
         // acquisition takes from now on it releases.
         toCaller.whenComplete((value, failure) -> acquisition.cancel(false));

@@ -61,6 +61,11 @@ public final class Acquisition {
                 .toCompletableFuture();
     }
 
+    /** How long a caller waits for Redis to answer beyond its wait, for messages. */
+    public static long answerGraceSeconds() {
+        return TimeUnit.MILLISECONDS.toSeconds(ANSWER_GRACE_MILLIS);
+    }
+
     /** How long a caller waits for an acquisition of {@code waitMillis}: the wait, and {@link #ANSWER_GRACE_MILLIS}. */
     public static long answerDeadlineMillis(long waitMillis) {
         return waitMillis + ANSWER_GRACE_MILLIS;
