@@ -125,10 +125,6 @@ public abstract class LockOperation {
     }
 
     /**
-     * The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. True when
-     * the caller ended the acquisition (and so reports how it ended), false when it had ended already.
-     */
-    /**
      * Takes every lock of the call without waiting: {@link Acquirer#acquireAllAsync}, failed with {@link
      * LockNotAcquiredException} when Redis has not answered by the wait plus the same grace a blocking caller gives it
      * (a timer only while the answer is outstanding). What the attempt takes later, it releases.
@@ -146,10 +142,10 @@ public abstract class LockOperation {
             }
         };
         acquiring.whenComplete((taken, failure) -> {
-            if (failure == null) {
-                result.complete(taken);
-            } else {
-                result.completeExceptionally(failure);
+            boolean delivered = failure == null ? result.complete(taken) : result.completeExceptionally(failure);
+            if (!delivered && Boolean.TRUE.equals(taken)) {
+                // taken just as the caller gave up, or as its deadline passed: the method does not run
+                releaser.releaseAllLater(call);
             }
         });
         // A timer that is cancelled as soon as the result is in.
@@ -173,6 +169,10 @@ public abstract class LockOperation {
                 timeout);
     }
 
+    /**
+     * The caller gives up waiting: the acquisition releases what it takes from now on, and what it took. True when
+     * the caller ended the acquisition (and so reports how it ended), false when it had ended already.
+     */
     private boolean abandon(LockedCall call, CompletableFuture<Boolean> acquiring) {
         if (acquiring.cancel(false)) {
             return true;

@@ -117,7 +117,8 @@ final class Releaser {
     /**
      * Releases without waiting; completes when every release has been answered (for a lock handed on, when Redis
      * confirmed it was held to the end of this call) and any loss reported (on Padlock's event thread, never on
-     * Redisson's I/O threads).
+     * Redisson's I/O threads), or {@link #RELEASE_TIMEOUT_NANOS} after it began, the unanswered ones reported
+     * unconfirmed.
      */
     CompletableFuture<Void> releaseAllLater(LockedCall call) {
         CompletableFuture<Void> renewals = call.beginRelease();
