@@ -165,7 +165,8 @@ public abstract class LockOperation {
                 call.locks[0].getName(),
                 "Redis did not answer the lock request within " + Acquisition.answerGraceSeconds()
                         + " s beyond the wait (a failover under way, or no replica confirming the lock within"
-                        + " padlock.redis.replica-timeout)",
+                        + " padlock.redis.replica-timeout); the call may be retried once Redis answers again, and a"
+                        + " replica that stays behind needs its link to the master checked",
                 timeout);
     }
 

@@ -111,7 +111,6 @@ public record RedisConnectionSettings(
      * leaves a config file's values, else on and 1 s.
      */
     public record Replicas(Boolean confirm, Duration timeout) {
-        public static final Replicas UNSET = new Replicas(null, null);
         public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
     }
 

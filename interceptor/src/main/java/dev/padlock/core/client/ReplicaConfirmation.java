@@ -15,8 +15,8 @@ import org.redisson.config.Config;
  * where the topology has replicas ({@code checkLockSyncedSlaves}); some servers refuse it. One that does not know the
  * command makes Redisson fall back, silently, to the master's answer alone; one that does not let the user run it
  * makes every acquisition fail (Redisson asks for {@code WAIT} also with {@code checkLockSyncedSlaves} off: it then
- * waits, but does not fail a lock no replica confirmed). Asked once as Padlock's client starts, so that either is said then, not found out
- * under a failover or on the first call.
+ * waits, but does not fail a lock no replica confirmed). Asked once as Padlock's client starts, so that either is said
+ * then, not found out under a failover or on the first call.
  */
 final class ReplicaConfirmation {
 

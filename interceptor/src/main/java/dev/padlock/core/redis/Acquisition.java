@@ -159,7 +159,8 @@ public final class Acquisition {
     public static String whyNotAsked(Throwable cause) {
         return cause instanceof NoSyncedSlavesException
                 ? "no replica of the master confirmed it within padlock.redis.replica-timeout, so it was given back"
-                        + " (a failover would have lost it)"
+                        + " (a failover would have lost it); check the replicas' link to the master, or raise"
+                        + " padlock.redis.replica-timeout for replicas far away"
                 : "Redis could not be asked";
     }
 
