@@ -2,7 +2,7 @@ package dev.padlock.cdi;
 
 import dev.padlock.LockLost;
 import dev.padlock.LockType;
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import java.util.ArrayList;
 import java.util.List;
 

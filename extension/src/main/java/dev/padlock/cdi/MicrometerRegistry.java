@@ -1,6 +1,6 @@
 package dev.padlock.cdi;
 
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.metrics.MicrometerLockEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Instance;

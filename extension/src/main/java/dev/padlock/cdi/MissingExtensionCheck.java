@@ -1,7 +1,7 @@
 package dev.padlock.cdi;
 
 import dev.padlock.Locked;
-import dev.padlock.core.CurrentLockContext;
+import dev.padlock.core.engine.CurrentLockContext;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.InjectionPointInfo;

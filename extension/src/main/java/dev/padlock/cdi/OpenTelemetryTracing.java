@@ -1,6 +1,6 @@
 package dev.padlock.cdi;
 
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.tracing.OpenTelemetryLockEvents;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;

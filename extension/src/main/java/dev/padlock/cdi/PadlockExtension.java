@@ -3,11 +3,6 @@ package dev.padlock.cdi;
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.core.CallerContext;
-import dev.padlock.core.CurrentLockContext;
-import dev.padlock.core.EngineLocks;
-import dev.padlock.core.LockEvents;
-import dev.padlock.core.LockedInterceptor;
-import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedisReachability;
@@ -15,6 +10,12 @@ import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.InterceptorPriority;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.engine.CurrentLockContext;
+import dev.padlock.core.engine.LockedInterceptor;
+import dev.padlock.core.engine.LocksBean;
+import dev.padlock.core.engine.PadlockEngine;
+import dev.padlock.core.events.CompositeLockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.core.setup.PadlockSetup;
@@ -97,7 +98,7 @@ public class PadlockExtension implements Extension {
         var interceptor = event.addAnnotatedType(LockedInterceptor.class, LockedInterceptor.class.getName());
         // Also the sign, for MissingExtensionCheck, that this extension runs in the container.
         event.addAnnotatedType(CurrentLockContext.class, CurrentLockContext.class.getName());
-        event.addAnnotatedType(EngineLocks.class, EngineLocks.class.getName());
+        event.addAnnotatedType(LocksBean.class, LocksBean.class.getName());
         InterceptorPriority.read(config, earlyProblems).ifPresent(priority -> interceptor
                 .remove(a -> a.annotationType() == Priority.class)
                 .add(new PriorityLiteral(priority)));
@@ -351,7 +352,7 @@ public class PadlockExtension implements Extension {
         LockEvents micrometer = applicationHasMeterRegistry ? MicrometerRegistry.events(beans) : null;
         LockEvents tracing =
                 openTelemetryVisible ? OpenTelemetryTracing.events(beans, applicationHasOpenTelemetry) : null;
-        return LockEvents.both(
+        return CompositeLockEvents.of(
                 micrometer != null ? micrometer : LockEvents.NONE, tracing != null ? tracing : LockEvents.NONE);
     }
 

@@ -69,7 +69,7 @@ class CutOffHolderTest {
     /** The control: without the deadline, the holder hears of its loss only after the other application entered. */
     @Test
     void withoutTheDeadlineTheHolderHearsOfItLate(RedisServer redis, RedisProxy proxy) throws Exception {
-        Field switchedOn = Class.forName("dev.padlock.core.LeaseRenewal").getDeclaredField("reportsAtDeadline");
+        Field switchedOn = Class.forName("dev.padlock.core.lease.LeaseRenewal").getDeclaredField("reportsAtDeadline");
         switchedOn.setAccessible(true);
         switchedOn.setBoolean(null, false);
         try {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.padlock.LockContext;
 import dev.padlock.Locked;
-import dev.padlock.core.LockedInterceptor;
+import dev.padlock.core.engine.LockedInterceptor;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -168,7 +168,7 @@ class FairTurnsTest {
     }
 
     private static void givingWay(boolean on) throws Exception {
-        Field field = Class.forName("dev.padlock.core.Releaser").getDeclaredField("givesWay");
+        Field field = Class.forName("dev.padlock.core.operation.Releaser").getDeclaredField("givesWay");
         field.setAccessible(true);
         field.setBoolean(null, on);
     }

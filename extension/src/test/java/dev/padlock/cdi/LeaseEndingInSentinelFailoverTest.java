@@ -36,7 +36,8 @@ class LeaseEndingInSentinelFailoverTest {
      */
     @Test
     void withoutTheDeadlineReportTheHolderHearsOfItsLossAfterTheOtherApplicationEntered() throws Exception {
-        Field reportsAtDeadline = Class.forName("dev.padlock.core.LeaseRenewal").getDeclaredField("reportsAtDeadline");
+        Field reportsAtDeadline =
+                Class.forName("dev.padlock.core.lease.LeaseRenewal").getDeclaredField("reportsAtDeadline");
         reportsAtDeadline.setAccessible(true);
         reportsAtDeadline.setBoolean(null, false);
         try {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.padlock.LockLost;
 import dev.padlock.LockLostException;
 import dev.padlock.Locked;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockLost;
 import dev.padlock.LockLostException;
 import dev.padlock.Locked;
-import dev.padlock.core.LiveLocks;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
+import dev.padlock.core.events.LiveLocks;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
@@ -281,7 +281,8 @@ class LocalHandOffTest {
         Map<String, String> config = new HashMap<>(Map.of("padlock.redis.address", redis.uri()));
         config.put("padlock.locks.\"hot\".lease-time", "300ms");
         config.put("padlock.hand-off-budget", "1h"); // only the deadline may stop the hand-off
-        Field reportsAtDeadline = Class.forName("dev.padlock.core.LeaseRenewal").getDeclaredField("reportsAtDeadline");
+        Field reportsAtDeadline =
+                Class.forName("dev.padlock.core.lease.LeaseRenewal").getDeclaredField("reportsAtDeadline");
         reportsAtDeadline.setAccessible(true);
         reportsAtDeadline.setBoolean(null, false); // the loss is not reported (nor the turn passed) at the deadline
         try (Deployment app = Deployment.start(config, Hot.class, Losses.class)) {

@@ -37,7 +37,7 @@ class LocksTypeRuleTest {
     /** Another part of the application, which passes its remaining deadline as the wait. */
     private static final String FILLER = "e5-filler";
 
-    /** More distinct settings than {@code CodeLocks.KEPT_OPERATIONS} (1024). */
+    /** More distinct settings than {@code ProgrammaticLocks.KEPT_OPERATIONS} (1024). */
     private static final int CALLS = 1_030;
 
     private final ExecutorService threads = Executors.newCachedThreadPool();

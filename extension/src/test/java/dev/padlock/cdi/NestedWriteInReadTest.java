@@ -7,7 +7,7 @@ import dev.padlock.LockException;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.LockType;
 import dev.padlock.Locked;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

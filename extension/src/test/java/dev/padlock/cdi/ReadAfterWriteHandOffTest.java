@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockType;
 import dev.padlock.Locked;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -3,7 +3,7 @@ package dev.padlock.cdi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.Locked;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

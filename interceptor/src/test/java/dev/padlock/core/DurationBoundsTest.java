@@ -9,6 +9,7 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;

@@ -1,6 +1,6 @@
 package dev.padlock.testkit;
 
-import dev.padlock.core.BoundCall;
+import dev.padlock.core.call.BoundCall;
 import dev.padlock.core.key.KeyRenderer;
 import java.util.List;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package dev.padlock.core.metrics;
 
 import dev.padlock.LockLost;
 import dev.padlock.LockType;
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -13,28 +13,59 @@ import java.util.concurrent.CompletableFuture;
 /** How a method's result relates to the time its lock must be held, and what SKIP returns for it. */
 public enum ReturnKind {
     /** The work is done when the method returns; SKIP returns {@code null}. */
-    BLOCKING(null),
-    OPTIONAL(Optional.empty()),
-    OPTIONAL_INT(OptionalInt.empty()),
-    OPTIONAL_LONG(OptionalLong.empty()),
-    OPTIONAL_DOUBLE(OptionalDouble.empty()),
+    BLOCKING(null, End.ON_RETURN),
+    OPTIONAL(Optional.empty(), End.ON_RETURN),
+    OPTIONAL_INT(OptionalInt.empty(), End.ON_RETURN),
+    OPTIONAL_LONG(OptionalLong.empty(), End.ON_RETURN),
+    OPTIONAL_DOUBLE(OptionalDouble.empty(), End.ON_RETURN),
     /** {@code CompletionStage} or {@code CompletableFuture}: the lock is held until the stage completes. */
-    COMPLETION_STAGE(null),
+    COMPLETION_STAGE(null, End.WITH_STAGE),
     /** Mutiny {@code Uni}: locked from subscription until it emits, fails or is cancelled; SKIP emits null. */
-    UNI(null),
+    UNI(null, End.WITH_STREAM),
     /** Mutiny {@code Multi}: locked from subscription until it completes, fails or is cancelled; SKIP is empty. */
-    MULTI(null),
+    MULTI(null, End.WITH_STREAM),
     /** {@code java.util.concurrent.Flow.Publisher}, held as a {@code Multi}. */
-    FLOW_PUBLISHER(null),
+    FLOW_PUBLISHER(null, End.WITH_STREAM),
     /** {@code org.reactivestreams.Publisher}, held as a {@code Multi}. */
-    REACTIVE_STREAMS_PUBLISHER(null),
+    REACTIVE_STREAMS_PUBLISHER(null, End.WITH_STREAM),
     /** A primitive: SKIP has nothing to return. */
-    PRIMITIVE(null);
+    PRIMITIVE(null, End.ON_RETURN);
+
+    /**
+     * When a call's work ends, and so which operation runs it: each kind decides it here, once, so a new return type
+     * does not compile until it says when its work ends.
+     */
+    public enum End {
+        /** When the method returns. */
+        ON_RETURN("its result"),
+        /** When the returned stage completes. */
+        WITH_STAGE("a CompletionStage"),
+        /** When the returned Uni, Multi or publisher terminates or is cancelled (held as a Mutiny stream). */
+        WITH_STREAM("a Uni, Multi or Publisher");
+
+        private final String result;
+
+        End(String result) {
+            this.result = result;
+        }
+
+        /** How a message names what such a method returns, e.g. "a CompletionStage". */
+        public String result() {
+            return result;
+        }
+    }
 
     private final Object emptyResult;
+    private final End end;
 
-    ReturnKind(Object emptyResult) {
+    ReturnKind(Object emptyResult, End end) {
         this.emptyResult = emptyResult;
+        this.end = end;
+    }
+
+    /** When a call's work ends (see {@link End}). */
+    public End end() {
+        return end;
     }
 
     /** The result a skipped call returns. A fresh completed stage each time, since callers may complete or cancel it. */
@@ -51,7 +82,7 @@ public enum ReturnKind {
             "java.util.concurrent.Flow$Publisher");
 
     boolean isReactive() {
-        return this == UNI || this == MULTI || this == FLOW_PUBLISHER || this == REACTIVE_STREAMS_PUBLISHER;
+        return end == End.WITH_STREAM;
     }
 
     /** The classes Padlock needs on its class path to hold a lock across this kind, as Maven coordinates. */

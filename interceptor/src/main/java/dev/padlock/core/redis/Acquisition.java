@@ -15,13 +15,13 @@ import org.redisson.command.NoSyncedSlavesException;
  * <p>Redisson's blocking {@code tryLock} throws when the caller is interrupted while the lock script has
  * already run on the server, so the key stays held (with the watchdog, for ever). Here acquisition is always
  * the asynchronous call, and a caller that stops waiting for any reason cancels it: the acquisition then
- * releases the lock exactly once if it turns out to have been taken (see {@code dev.padlock.core.Acquirer#acquireAllAsync}),
+ * releases the lock exactly once if it turns out to have been taken (see {@code dev.padlock.core.operation.Acquirer#acquireAllAsync}),
  * which also keeps a reentrant hold count right.
  *
  * <p>Redisson 4.7.0's asynchronous waiting is wasteful under contention: {@code LockPubSub.onMessage} answers an
  * unlock message by running one asynchronous waiter's retry and also by banking a semaphore permit meant for
  * blocked threads, which the next asynchronous waiter to fail spends on an immediate retry (one more EVALSHA per
- * unlock). Padlock's exclusive locks therefore queue their callers in {@code dev.padlock.core.LocalTurns} first, so that at most
+ * unlock). Padlock's exclusive locks therefore queue their callers in {@code dev.padlock.core.turns.LocalTurns} first, so that at most
  * one call per key and application waits here; {@code ContendedRoundTripsTest} counts the attempts.
  */
 public final class Acquisition {

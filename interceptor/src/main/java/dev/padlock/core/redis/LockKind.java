@@ -10,7 +10,7 @@ import org.redisson.api.RedissonClient;
 
 /**
  * What Padlock needs to know of a {@link LockType}: which Redisson lock object guards a key, how its lease is
- * extended, and whether the calls of one application queue for it in {@code dev.padlock.core.LocalTurns}. Decided for every type in
+ * extended, and whether the calls of one application queue for it in {@code dev.padlock.core.turns.LocalTurns}. Decided for every type in
  * {@link #of}, a switch without a default: a new type does not compile until someone decides its behaviour.
  *
  * @param locks the Redisson lock for a key

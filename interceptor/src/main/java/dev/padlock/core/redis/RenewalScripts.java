@@ -12,7 +12,7 @@ import org.redisson.command.NoSyncedSlavesException;
 import org.redisson.config.Config;
 
 /**
- * The owner-checked lease extensions Padlock's lease renewal ({@code dev.padlock.core.LeaseRenewal}) sends, one script per lock layout. They read the data
+ * The owner-checked lease extensions Padlock's lease renewal ({@code dev.padlock.core.lease.LeaseRenewal}) sends, one script per lock layout. They read the data
  * Redisson 4.7 writes for a lock (the tests of every lock type hold one past its watchdog timeout, so a change
  * of that layout in a Redisson upgrade fails the build):
  *

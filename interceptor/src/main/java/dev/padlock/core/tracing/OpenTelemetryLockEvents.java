@@ -2,7 +2,7 @@ package dev.padlock.core.tracing;
 
 import dev.padlock.LockLost;
 import dev.padlock.LockType;
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;

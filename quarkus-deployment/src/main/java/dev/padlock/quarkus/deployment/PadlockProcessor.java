@@ -1,12 +1,12 @@
 package dev.padlock.quarkus.deployment;
 
 import dev.padlock.Locked;
-import dev.padlock.core.CurrentLockContext;
-import dev.padlock.core.EngineLocks;
-import dev.padlock.core.LockedInterceptor;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.InterceptorPriority;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.engine.CurrentLockContext;
+import dev.padlock.core.engine.LockedInterceptor;
+import dev.padlock.core.engine.LocksBean;
 import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -53,7 +53,7 @@ class PadlockProcessor {
     @BuildStep
     AdditionalBeanBuildItem lockContext() {
         return AdditionalBeanBuildItem.builder()
-                .addBeanClasses(CurrentLockContext.class, EngineLocks.class)
+                .addBeanClasses(CurrentLockContext.class, LocksBean.class)
                 .build();
     }
 

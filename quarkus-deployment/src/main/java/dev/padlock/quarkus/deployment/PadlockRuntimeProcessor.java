@@ -1,7 +1,7 @@
 package dev.padlock.quarkus.deployment;
 
 import dev.padlock.Locked;
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.quarkus.runtime.internal.LockedMethod;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.metrics.MicrometerLockEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;

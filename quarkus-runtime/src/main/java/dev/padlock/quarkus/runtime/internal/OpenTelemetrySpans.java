@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.LockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.tracing.OpenTelemetryLockEvents;
 import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.arc.Arc;

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.LiveLocks;
+import dev.padlock.core.events.LiveLocks;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.padlock.quarkus.runtime.internal;
 
-import dev.padlock.core.PadlockEngine;
+import dev.padlock.core.engine.PadlockEngine;
 import io.quarkus.runtime.RuntimeValue;
 import io.quarkus.runtime.ShutdownContext;
 import io.quarkus.runtime.annotations.Recorder;

@@ -1,14 +1,15 @@
 package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.LockLost;
-import dev.padlock.core.LockEvents;
-import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedisReachability;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.engine.PadlockEngine;
+import dev.padlock.core.events.CompositeLockEvents;
+import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.core.setup.PadlockSetup;
@@ -71,7 +72,7 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader),
-                LockEvents.both(
+                CompositeLockEvents.of(
                         micrometer ? MicrometerMeters.events() : LockEvents.NONE,
                         tracing ? OpenTelemetrySpans.events() : LockEvents.NONE));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));

@@ -1,0 +1,33 @@
+package dev.padlock.core.call;
+
+import dev.padlock.LockType;
+import dev.padlock.core.events.LockEvents;
+import dev.padlock.core.events.LockLossReporter;
+import dev.padlock.core.redis.LockKind;
+
+/**
+ * What a call says about itself, fixed per method: what {@link dev.padlock.LockContext} and loss reports name, and
+ * where its losses are reported. One instance per operation, shared by its calls.
+ *
+ * @param method the method as messages name it
+ * @param lockName the lock name, as {@code padlock.locks."<name>"} configures it
+ * @param redisBase the Redis key of the lock without its key part: {@code padlock.key-prefix} plus the name
+ * @param reporter where the call's losses are reported: one per engine, so it also tells which engine (application)
+ *     the call belongs to; nested calls share holds within one engine only
+ * @param meter what the call tells metrics, or {@code null} when nothing listens (then nothing is measured for them)
+ * @param kind what Padlock knows of the lock type's Redisson locks (checks, channels, renewals)
+ */
+public record CallFacts(
+        String method,
+        String lockName,
+        String redisBase,
+        LockType type,
+        LockLossReporter reporter,
+        LockEvents.Meter meter,
+        LockKind kind) {
+
+    /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
+    boolean sameEngineAs(CallFacts other) {
+        return reporter == other.reporter;
+    }
+}

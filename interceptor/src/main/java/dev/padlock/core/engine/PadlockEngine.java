@@ -1,0 +1,250 @@
+package dev.padlock.core.engine;
+
+import dev.padlock.LockException;
+import dev.padlock.LockLost;
+import dev.padlock.Locked;
+import dev.padlock.Locks;
+import dev.padlock.core.CallerContext;
+import dev.padlock.core.call.HandOff;
+import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.events.LiveLocks;
+import dev.padlock.core.events.LockEvents;
+import dev.padlock.core.events.LockLossReporter;
+import dev.padlock.core.events.PadlockMetricsMBean;
+import dev.padlock.core.lease.LeaseRenewal;
+import dev.padlock.core.operation.EngineServices;
+import dev.padlock.core.operation.LockOperation;
+import dev.padlock.core.operation.Operations;
+import dev.padlock.core.operation.Releaser;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.plan.LockedMethodValidator;
+import dev.padlock.core.plan.LockedSpec;
+import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.programmatic.Planner;
+import dev.padlock.core.programmatic.ProgrammaticLocks;
+import dev.padlock.core.setup.PadlockSetup;
+import dev.padlock.core.shape.ReflectedShapes;
+import dev.padlock.core.turns.LocalTurns;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The operations of every {@code @Locked} method of one application, computed at deployment. The
+ * interceptor only looks one up and runs it.
+ */
+public final class PadlockEngine {
+
+    private final Map<Method, LockOperation> operations = new ConcurrentHashMap<>();
+    private final LockedMethodValidator validator;
+    /** One renewal for the application's watchdog-mode locks: one tick renews them all. */
+    private final LeaseRenewal renewal;
+
+    private final LockLossReporter losses;
+    private final LocalTurns<HandOff.Hold> turns = new LocalTurns<>();
+    private final EngineServices services;
+    /** The named lock beans of the deployment, for the one-type-per-name rule of locks taken in code. */
+    private volatile List<NamedLocks.NamedLock> namedLocks = List.of();
+
+    private final ProgrammaticLocks programmaticLocks = new ProgrammaticLocks(new EnginePlanner());
+
+    /**
+     * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
+     *     called on the thread that found the loss or on Padlock's event thread
+     */
+    public PadlockEngine(
+            LockedMethodValidator validator, Supplier<RedissonClient> client, Consumer<LockLost> lockLost) {
+        this(validator, client, lockLost, CallerContext.NONE);
+    }
+
+    /** @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop) */
+    public PadlockEngine(
+            LockedMethodValidator validator,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers) {
+        this(validator, client, lockLost, callers, LockEvents.NONE);
+    }
+
+    /** @param events who observes the locks (metrics); asked once per method for its meter */
+    public PadlockEngine(
+            LockedMethodValidator validator,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers,
+            LockEvents events) {
+        this.validator = validator;
+        // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
+        RedisClientSource source = RedisClientSource.of(client);
+        this.renewal = new LeaseRenewal(source);
+        this.losses = new LockLossReporter(lockLost);
+        this.services =
+                new EngineServices(source, renewal, new Releaser(renewal, source), losses, callers, turns, events);
+    }
+
+    /**
+     * The engine of a deployment the set-up found valid, with every planned method registered.
+     *
+     * @param lockLost delivers {@link LockLost} events to the application's observers
+     * @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop)
+     */
+    public static PadlockEngine start(
+            PadlockSetup<Method> setup,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers) {
+        return start(setup, client, lockLost, callers, LockEvents.NONE);
+    }
+
+    /**
+     * As {@link #start(PadlockSetup, Supplier, Consumer, CallerContext)}, with metrics.
+     *
+     * @param events who observes the locks (e.g. {@code dev.padlock.core.metrics.MicrometerLockEvents}); each method
+     *     asks it for its meter here, once
+     */
+    public static PadlockEngine start(
+            PadlockSetup<Method> setup,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers,
+            LockEvents events) {
+        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events);
+        setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
+        engine.namedLocks = setup.namedLocks();
+        return engine;
+    }
+
+    /** Publishes the engine's counters over JMX as {@code dev.padlock:type=Padlock,name=<application>}. */
+    public void publishMetrics(String application) {
+        losses.register(application);
+    }
+
+    /** The counters ({@link PadlockMetricsMBean}), also readable without JMX. */
+    public PadlockMetricsMBean metrics() {
+        return losses;
+    }
+
+    /**
+     * What the application's locks are doing now: held locks, local queues, recent losses. Taken when asked (a live
+     * view polls it); it names rendered keys, so it is for the developer's eyes, not for metrics or logs.
+     */
+    public LiveLocks liveLocks() {
+        return new LiveLocks(renewal.held(), turns.queues(), losses.recent());
+    }
+
+    /**
+     * The application is stopping: withdraws what {@link #publishMetrics} published, and stops renewing and watching
+     * locks (a client the application provided may outlive it; its locks still held then lapse with their lease).
+     */
+    public void close() {
+        renewal.close();
+        losses.unregister();
+    }
+
+    /** Registers the operation of a method validated at deployment. */
+    public void register(Method method, LockPlan plan) {
+        operations.put(method, Operations.of(plan, method.getParameterTypes(), services));
+    }
+
+    /** Runs code under the application's locks: the {@link dev.padlock.Locks} every bean of it injects. */
+    public Locks locks() {
+        return programmaticLocks;
+    }
+
+    /** What the engine's {@link ProgrammaticLocks} may ask of it. */
+    private final class EnginePlanner implements Planner {
+
+        @Override
+        public LockedMethodValidator validator() {
+            return validator;
+        }
+
+        @Override
+        public List<LockPlan> plans() {
+            List<LockPlan> plans = new ArrayList<>();
+            operations.values().forEach(op -> plans.add(op.plan()));
+            return plans;
+        }
+
+        @Override
+        public List<NamedLocks.NamedLock> namedLocks() {
+            return namedLocks;
+        }
+
+        @Override
+        public LockOperation operation(LockPlan plan, Class<?>[] parameterTypes) {
+            return Operations.of(plan, parameterTypes, services);
+        }
+    }
+
+    public LockOperation operation(InvocationContext ctx) {
+        LockOperation op = operations.get(ctx.getMethod());
+        return op != null ? op : planLate(ctx);
+    }
+
+    /**
+     * A method deployment did not report (a container that does not announce every type): plan it now from
+     * the binding the container hands over, with the same rules, once.
+     */
+    private LockOperation planLate(InvocationContext ctx) {
+        Method method = ctx.getMethod();
+        return operations.computeIfAbsent(method, m -> {
+            LockedMethodValidator.Result result =
+                    validator.validate(ReflectedShapes.of(m), LockedSpec.of(binding(ctx)));
+            if (!result.isValid()) {
+                throw new LockException(String.join("\n", result.problems()));
+            }
+            return Operations.of(result.plan(), m.getParameterTypes(), services);
+        });
+    }
+
+    /**
+     * Context-data keys under which Weld and ArC hand over the resolved bindings, for containers older than
+     * Interceptors 2.2.
+     */
+    private static final String[] BINDING_KEYS = {
+        "org.jboss.weld.interceptor.bindings", "io.quarkus.arc.interceptorBindings"
+    };
+
+    /**
+     * The binding the container resolved (class or method level, stereotypes included), else what
+     * reflection sees on the method and then its class.
+     */
+    static Locked binding(InvocationContext ctx) {
+        try {
+            Locked bound = ctx.getInterceptorBinding(Locked.class);
+            if (bound != null) {
+                return bound;
+            }
+        } catch (UnsupportedOperationException | NoSuchMethodError e) {
+            // a container implementing Interceptors 2.1 or older: try the next sources
+        }
+        for (String key : BINDING_KEYS) {
+            if (ctx.getContextData().get(key) instanceof Iterable<?> bindings) {
+                for (Object binding : bindings) {
+                    if (binding instanceof Locked locked) {
+                        return locked;
+                    }
+                }
+            }
+        }
+        Method method = ctx.getMethod();
+        Locked onMethod = method.getAnnotation(Locked.class);
+        if (onMethod != null) {
+            return onMethod;
+        }
+        Object target = ctx.getTarget();
+        Locked onType = (target != null ? target.getClass() : method.getDeclaringClass()).getAnnotation(Locked.class);
+        if (onType == null) {
+            throw new LockException(
+                    "No @Locked binding found for " + method + "; this is a Padlock bug, please report it");
+        }
+        return onType;
+    }
+}

@@ -1,0 +1,309 @@
+package dev.padlock.core.operation;
+
+import dev.padlock.LockLost;
+import dev.padlock.core.call.HandOff;
+import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.lease.LeaseRenewal;
+import dev.padlock.core.lease.LockLosses;
+import dev.padlock.core.redis.Acquisition;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Ends calls: releases their locks (unlocks them in Redis, or hands them to the next caller of the application, see
+ * {@link HandOff}), or leaves them to lapse; either way passes on their local turns and reports the locks found lost
+ * on the way. One per engine: it needs nothing of the method.
+ *
+ * <p>After unlocking a key that callers of this application wait for, it asks Redis whether another application
+ * waits for it too; if so, this application's next caller gives way before asking Redis, so that the other
+ * application takes the key rather than losing a race to a caller that was ready in this JVM before the unlock was
+ * even answered. Without that, a hot key's bounded chains would hand it straight back to their own application. It
+ * gives way for two round trips of the unlock; when several others wait, for as long as its chain held the key, once
+ * per other application but one ({@link HandOff#sitOutNanos}), so that turns go round rather than to whichever
+ * waiter answers first.
+ */
+public final class Releaser {
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    /**
+     * Whether the next caller gives way to other applications after an unlock. Always true, except in the test that
+     * shows what happens without it (the application wins its key straight back).
+     */
+    static volatile boolean givesWay = true;
+
+    /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
+    private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
+
+    /** How many of the unlock's round trips the next caller gives way; see {@link #yieldNanos}. */
+    private static final int YIELD_ROUND_TRIPS = 2;
+
+    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /**
+     * How long a release waits for Redis: a healthy server answers in milliseconds, and Redisson gives up on an
+     * unanswered command after 3 s; during a failover it retries for many seconds more. A call's release returns after
+     * this at the latest, reporting the locks whose release Redis did not confirm ({@link
+     * LockLost.Detection#UNCONFIRMED}); their unlocks go on without the caller, and a lock whose unlock never lands
+     * lapses with its lease.
+     */
+    static final long RELEASE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final LeaseRenewal renewal;
+    private final RedisClientSource client;
+
+    public Releaser(LeaseRenewal renewal, RedisClientSource client) {
+        this.renewal = renewal;
+        this.client = client;
+    }
+
+    /**
+     * Releases the locks the call took and reports any found lost, waiting on the calling thread: observers have seen
+     * the {@link LockLost} event when this returns.
+     */
+    void releaseAll(LockedCall call) {
+        CompletableFuture<Void> renewals = call.beginRelease();
+        if (renewals == null) {
+            return;
+        }
+        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        call.holdEnded();
+        renewal.stop(call);
+        Acquisition.awaitUninterruptibly(renewals, end);
+        if (call.takenCount() == 1 && !call.sharesHold(0) && !call.hasLocalWaiters(0)) {
+            // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
+            Throwable failure =
+                    Acquisition.awaitUninterruptibly(Acquisition.unlock(call.locks[0], call.ownerOf(0)), end);
+            call.passTurn(0);
+            LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, unanswered(failure));
+            if (loss != null) {
+                call.facts.reporter().reportNow(loss);
+            }
+            return;
+        }
+        CompletableFuture<?>[] releases = releaseEach(call);
+        CompletableFuture<?> all = releases.length == 1 ? releases[0] : CompletableFuture.allOf(releases);
+        if (Acquisition.awaitUninterruptibly(all, end) instanceof TimeoutException) {
+            reportUnanswered(call, releases, true);
+        }
+    }
+
+    /** A release Redis did not answer in time is unconfirmed: said with how long it was waited for. */
+    private static Throwable unanswered(Throwable failure) {
+        return failure instanceof TimeoutException
+                ? new TimeoutException("Redis did not confirm the release within "
+                        + TimeUnit.NANOSECONDS.toSeconds(RELEASE_TIMEOUT_NANOS) + " s")
+                : failure;
+    }
+
+    /**
+     * The releases not answered yet are unconfirmed: each such lock is reported lost now (once: its answer, when it
+     * comes, finds the loss recorded). Its turn passes on with that answer.
+     */
+    private static void reportUnanswered(LockedCall call, CompletableFuture<?>[] releases, boolean now) {
+        for (int i = 0; i < releases.length; i++) {
+            if (!releases[i].isDone()) {
+                LockLost loss = LockLosses.releaseFailed(call, i, unanswered(new TimeoutException()));
+                if (loss != null) {
+                    if (now) {
+                        call.facts.reporter().reportNow(loss);
+                    } else {
+                        call.facts.reporter().reportLater(loss);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Releases without waiting; completes when every release has been answered (for a lock handed on, when Redis
+     * confirmed it was held to the end of this call) and any loss reported (on Padlock's event thread, never on
+     * Redisson's I/O threads), or {@link #RELEASE_TIMEOUT_NANOS} after it began, the unanswered ones reported
+     * unconfirmed.
+     */
+    CompletableFuture<Void> releaseAllLater(LockedCall call) {
+        CompletableFuture<Void> renewals = call.beginRelease();
+        if (renewals == null) {
+            return DONE;
+        }
+        call.holdEnded();
+        renewal.stop(call);
+        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        return renewals.isDone()
+                ? releaseEachBounded(call, end)
+                : renewals.thenCompose(answered -> releaseEachBounded(call, end));
+    }
+
+    /**
+     * Releases each lock; completes once Redis answered for all of them, or at {@code end}: the releases not
+     * answered by then are reported unconfirmed, and the caller goes on.
+     */
+    private CompletableFuture<Void> releaseEachBounded(LockedCall call, long end) {
+        CompletableFuture<?>[] releases = releaseEach(call);
+        CompletableFuture<Void> all =
+                releases.length == 1 ? releases[0].thenApply(answered -> null) : CompletableFuture.allOf(releases);
+        if (all.isDone()) {
+            return all;
+        }
+        // a timer only while a release is outstanding; it is cancelled when the answers come
+        return all.orTimeout(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)
+                .exceptionally(failure -> {
+                    reportUnanswered(call, releases, false);
+                    return null;
+                });
+    }
+
+    /** Releases each lock the call took; one future per lock, done once Redis answered for it. */
+    private CompletableFuture<?>[] releaseEach(LockedCall call) {
+        int count = call.takenCount();
+        passTurns(call, count);
+        CompletableFuture<?>[] releases = new CompletableFuture<?>[count];
+        for (int i = count - 1; i >= 0; i--) {
+            releases[i] = releaseOne(call, i);
+        }
+        return releases;
+    }
+
+    /**
+     * Releases lock {@code index}: hands it on when {@link HandOff} allows and Redis confirmed it while the call held
+     * it, else unlocks it. Completes once Redis answered for the call's hold.
+     */
+    private CompletableFuture<Void> releaseOne(LockedCall call, int index) {
+        if (call.sharesHold(index)) {
+            return DONE; // the enclosing call's to release
+        }
+        if (!call.hasLocalWaiters(index) || !call.mayHandOn(index, System.nanoTime())) {
+            return unlock(call, index); // the common case, an uncontended key
+        }
+        CompletableFuture<Boolean> check = call.checkOf(index);
+        if (check == null || check.isCompletedExceptionally()) {
+            // nothing confirmed the hold since the call took it from Redis: ask now, before anyone starts on it
+            check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+        }
+        return check.handle((held, failure) -> failure == null ? held : null).thenCompose(held -> {
+            if (held == null) {
+                return unlock(call, index); // Redis could not say: the unlock tells
+            }
+            if (!held) {
+                return report(call, LockLosses.lostAtRelease(call, index)); // gone: nothing to unlock or hand on
+            }
+            HandOff.Hold hold = call.holdToHandOn(index);
+            if (!call.handOn(index, hold)) {
+                return unlock(call, index); // nobody waits any more
+            }
+            return hold.confirmed()
+                    .handle((stillHeld, failure) -> {
+                        if (failure != null) {
+                            return LockLosses.releaseFailed(call, index, failure);
+                        }
+                        return Boolean.TRUE.equals(stillHeld) ? null : LockLosses.lostAtRelease(call, index);
+                    })
+                    .thenCompose(loss -> report(call, loss));
+        });
+    }
+
+    /**
+     * Unlocks lock {@code index} in Redis, owner-checked, then passes its turn on. When callers of this application
+     * wait for the key, asks at the same time whether another application waits for it in Redis; if one does, the
+     * next caller here gives way before asking Redis (see the class comment).
+     */
+    private CompletableFuture<Void> unlock(LockedCall call, int index) {
+        String key = call.locks[index].getName();
+        CompletableFuture<Long> others = givesWay && call.hasLocalWaiters(index) ? listeners(call, key) : null;
+        long sent = System.nanoTime();
+        CompletableFuture<Void> unlock = Acquisition.unlock(call.locks[index], call.ownerOf(index));
+        CompletableFuture<LockLost> loss;
+        if (others == null) {
+            loss = unlock.handle((ignored, failure) -> {
+                call.passTurn(index);
+                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
+            });
+        } else {
+            loss = unlock.handle((ignored, failure) -> failure).thenCombine(others, (failure, listening) -> {
+                long now = System.nanoTime();
+                long yield = 0;
+                if (listening > 0) {
+                    yield = yieldNanos(now - sent);
+                    yield = Math.max(yield, call.sitOutNanos(index, listening, now));
+                }
+                call.passTurn(index, yield);
+                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
+            });
+        }
+        return loss.thenCompose(lost -> report(call, lost));
+    }
+
+    /** How many clients listen for the key's release besides this application (0 when that cannot be asked). */
+    private CompletableFuture<Long> listeners(LockedCall call, String key) {
+        RedissonClient redisson = client.getNow();
+        if (redisson == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        try {
+            return call.facts
+                    .kind()
+                    .listeners(redisson, key)
+                    .toCompletableFuture()
+                    .exceptionally(failure -> 0L);
+        } catch (Throwable e) {
+            // an Error too: the unlock that follows must be sent
+            return CompletableFuture.completedFuture(0L);
+        }
+    }
+
+    /**
+     * How long the next caller gives way: two round trips of the unlock, the time another application's waiter needs
+     * to hear of the release and ask for the key (it heard when Redis ran the unlock, before this application heard
+     * the answer); at least 250 µs, at most 5 ms. Longer is not fairer: while this application's caller gives way it
+     * does not wait in Redis either, so a short chain of the application that took the key could end meanwhile,
+     * find nobody listening, and take the key straight back itself.
+     */
+    private static long yieldNanos(long roundTripNanos) {
+        return Math.max(MIN_YIELD_NANOS, Math.min(MAX_YIELD_NANOS, YIELD_ROUND_TRIPS * roundTripNanos));
+    }
+
+    private static CompletableFuture<Void> report(LockedCall call, LockLost loss) {
+        return loss == null ? DONE : call.facts.reporter().reportLater(loss);
+    }
+
+    /** Passes on the turns the call holds for locks it did not take (from {@code count} on): nothing to release. */
+    private static void passTurns(LockedCall call, int count) {
+        for (int i = count; i < call.locks.length; i++) {
+            call.passTurn(i);
+        }
+    }
+
+    /**
+     * The call is over, but its work may go on and its end cannot be observed any more (a cancelled future reports
+     * done while the task that would complete it still runs; a cancelled subscription hears nothing more). Releasing
+     * would let another caller in beside that work, so the locks are not released: they are not renewed any more and
+     * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
+     */
+    void letLapse(LockedCall call) {
+        // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (lapsedBy).
+        if (call.beginLapse()) {
+            call.holdEnded();
+            passTurns(call, call.takenCount()); // locks never taken, if any: nothing to wait for
+        }
+    }
+
+    /**
+     * For a call {@link #letLapse left to lapse}: passes on the turns of the locks whose deadline passed by {@code
+     * now}. Returns when the next one's deadline comes, or {@code Long.MAX_VALUE} when none is left.
+     */
+    static long lapsedBy(LockedCall call, long now) {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < call.takenCount(); i++) {
+            long deadline = call.sharesHold(i) ? 0 : call.deadline(i);
+            if (deadline == 0 || call.isLost(i) || now - deadline >= 0) {
+                call.passTurn(i);
+            } else if (deadline - next < 0) {
+                next = deadline;
+            }
+        }
+        return next;
+    }
+}
