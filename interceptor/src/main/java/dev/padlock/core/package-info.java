@@ -1,9 +1,11 @@
 /**
- * What runs per call: the engine of one application, the interceptor, an operation per {@code @Locked} method, the
- * state of one call, the local queue per key, lease renewal and deadlines, and loss reports. The sub-packages hold
- * what is decided once, at deployment, and the Redisson specifics.
+ * The lock engine, in rooms (README, Project layout): what is decided once at deployment ({@code config}, {@code
+ * shape}, {@code key}, {@code plan}, {@code setup}), what ties it to Redisson ({@code redis}, {@code client}), and what
+ * runs per call ({@code turns}, {@code call}, {@code lease}, {@code operation}, {@code programmatic}, with {@code
+ * engine} as the front door and {@code events}, {@code metrics}, {@code tracing} observing). This package keeps only
+ * what every room shares: how Padlock makes its threads, and where a call comes from.
  *
- * <p>Internal: the classes are public only so that Padlock's CDI and Quarkus integrations can use them; they carry no
- * compatibility promise.
+ * <p>Internal: the classes are public only so that the rooms, Padlock's CDI and Quarkus integrations and its test kit
+ * can use them; they carry no compatibility promise.
  */
 package dev.padlock.core;

@@ -10,22 +10,28 @@ import java.util.concurrent.TimeUnit;
  * recorded for it; the renewals sent and not yet answered; and the call's phase (running, released, left to lapse).
  * Guarded by this object's monitor unless said otherwise.
  *
- * <p>The superclass of {@link LockedCall} rather than a field of it, so that a call remains one allocation.
+ * <p>The superclass of {@link LockedCall} rather than a field of it, so that a call remains one allocation; that is
+ * also why it runs a little over 250 lines: it is the lease half of that one object.
  */
 public abstract class LeaseBook {
 
-    private static final int RUNNING = 0;
-    private static final int RELEASED = 1;
-    private static final int LAPSING = 2;
+    /** A call's phase; it leaves {@code RUNNING} once. */
+    private enum Phase {
+        /** The locks are held (or being taken) and renewed. */
+        RUNNING,
+        /** The release has begun: renewals in flight then say nothing, and none is sent. */
+        RELEASED,
+        /**
+         * Left to lapse: the work may still run but its end cannot be observed, so the locks are not released but
+         * lapse with their lease, and their turns pass on at their deadlines.
+         */
+        LAPSING
+    }
 
     private static final CompletableFuture<Void> NOTHING_IN_FLIGHT = CompletableFuture.completedFuture(null);
 
-    /**
-     * Running; released (its release has begun: renewals in flight then say nothing, and none is sent); or left to
-     * lapse (its work may still run but its end cannot be observed: the locks are not released but lapse with their
-     * lease, and their turns pass on at their deadlines). Leaves running once; written under this.
-     */
-    private volatile int phase = RUNNING;
+    /** Written under this. */
+    private volatile Phase phase = Phase.RUNNING;
 
     /** When the next renewal may be sent ({@link System#nanoTime}); 0 before the first. Used by the tick thread only. */
     public long nextRenewalNanos;
@@ -55,17 +61,17 @@ public abstract class LeaseBook {
 
     /** Whether the call's release has begun: nothing is renewed or reported for it any more. Not synchronized. */
     public final boolean isReleased() {
-        return phase == RELEASED;
+        return phase == Phase.RELEASED;
     }
 
     /** Whether the call is left to lapse ({@link #beginLapse}). Not synchronized. */
     public final boolean isLapsing() {
-        return phase == LAPSING;
+        return phase == Phase.LAPSING;
     }
 
     /** Whether the call is still running: neither released nor left to lapse. Called under this. */
     final boolean isRunning() {
-        return phase == RUNNING;
+        return phase == Phase.RUNNING;
     }
 
     /**
@@ -74,10 +80,10 @@ public abstract class LeaseBook {
      * once, usually).
      */
     public final synchronized CompletableFuture<Void> beginRelease() {
-        if (phase != RUNNING) {
+        if (phase != Phase.RUNNING) {
             return null;
         }
-        phase = RELEASED;
+        phase = Phase.RELEASED;
         if (renewalsInFlight == 0) {
             return NOTHING_IN_FLIGHT;
         }
@@ -87,10 +93,10 @@ public abstract class LeaseBook {
 
     /** Leaves the call's locks to lapse instead of releasing them; false when it was released or lapsing already. */
     public final synchronized boolean beginLapse() {
-        if (phase != RUNNING) {
+        if (phase != Phase.RUNNING) {
             return false;
         }
-        phase = LAPSING;
+        phase = Phase.LAPSING;
         return true;
     }
 
@@ -259,7 +265,7 @@ public abstract class LeaseBook {
      * after the release could otherwise extend the lease of this owner's next call on the same key.
      */
     public final synchronized boolean beginRenewal() {
-        if (phase != RUNNING) {
+        if (phase != Phase.RUNNING) {
             return false;
         }
         renewalsInFlight++;

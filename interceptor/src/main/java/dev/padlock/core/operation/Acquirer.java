@@ -27,6 +27,10 @@ import org.redisson.api.RedissonClient;
  * application's {@link LocalTurns} queue when its kind takes turns, then from Redis (or from the call that held it
  * before, see {@link HandOff}). Whatever goes wrong (not free, no answer, the caller gave up, a failure of Padlock's
  * own), what was taken is released and the turns are passed on. Built once per method.
+ *
+ * <p>Longer than the other classes (about 500 lines) on purpose: taking a call's locks is one state machine (turn,
+ * hand-off, Redis attempt, retry within the wait, give-back) whose steps share one wait budget and one clean-up on
+ * every failure; split apart, each piece would need the budget and the clean-up of the others.
  */
 final class Acquirer {
 

@@ -24,6 +24,9 @@ import org.redisson.api.RedissonClient;
  * gives way for two round trips of the unlock; when several others wait, for as long as its chain held the key, once
  * per other application but one ({@link HandOff#sitOutNanos}), so that turns go round rather than to whichever
  * waiter answers first.
+ *
+ * <p>A little over 250 lines: unlocking, handing on and giving way are three endings of one release and share its
+ * loss reporting.
  */
 public final class Releaser {
 
