@@ -28,8 +28,7 @@ import org.redisson.client.RedisWrongPasswordException;
  *
  * <p>Redisson wraps the cause three or four levels deep under "Unable to connect to Redis server: host:port", which
  * says nothing about why; the cause is found by walking the chain (measured with Redisson 4.7.0 against
- * redis-server 7.0, see {@link Cause}). Text quoted from an exception never holds a password: any user info of an
- * address and every configured secret are struck out.
+ * redis-server 7.0, see {@link Cause}). Text quoted from an exception never holds a password ({@link Secrets}).
  */
 public final class ConnectionFailure {
 
@@ -76,8 +75,6 @@ public final class ConnectionFailure {
      * and the reply's own closing period, which the reason's parentheses replace.
      */
     private static final Pattern REDISSON_SUFFIX = Pattern.compile("\\.*( channel: .*)?$", Pattern.DOTALL);
-    /** User info in an address ({@code redis://user:password@host}), wherever it appears in a message. */
-    private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]*@");
 
     private static final int MAX_QUOTE = 300;
 
@@ -256,11 +253,11 @@ public final class ConnectionFailure {
     /** The keys a fix names, and how to quote a failure without its secrets. */
     private static final class Keys {
         private final RedisConnectionSettings settings;
-        private final List<String> secrets;
+        private final Secrets secrets;
 
         Keys(RedisConnectionSettings settings) {
             this.settings = settings;
-            this.secrets = settings == null ? List.of() : settings.secrets();
+            this.secrets = settings == null ? Secrets.NONE : settings.secrets();
         }
 
         private boolean file() {
@@ -431,11 +428,7 @@ public final class ConnectionFailure {
         }
 
         String quote(String text) {
-            String masked =
-                    USER_INFO.matcher(text.replaceAll("\\s+", " ").trim()).replaceAll("***@");
-            for (String secret : secrets) {
-                masked = masked.replace(secret, "***");
-            }
+            String masked = secrets.strikeOut(text.replaceAll("\\s+", " ").trim());
             return masked.length() > MAX_QUOTE ? masked.substring(0, MAX_QUOTE) + "…" : masked;
         }
     }

@@ -187,7 +187,7 @@ final class RedisConnectionReader {
     }
 
     private static void checkAddress(String key, String address, Problems problems) {
-        String shown = "'" + RedisConnectionSettings.masked(address) + "'";
+        String shown = "'" + Secrets.maskedAddress(address) + "'";
         URI uri;
         try {
             uri = new URI(address);

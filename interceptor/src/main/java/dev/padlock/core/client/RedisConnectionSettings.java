@@ -5,7 +5,6 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.Problems;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -163,51 +162,9 @@ public record RedisConnectionSettings(
                 + ", or the application's RedissonClient bean to have Padlock build its client from them.");
     }
 
-    /**
-     * An address with any user info (which may hold a password) replaced by {@code ***}, also when the scheme is
-     * missing ({@code user:pw@host:6379} is a typo the reader's messages exist to report). Cut at the last {@code @},
-     * as a password may hold {@code @} or {@code /}. Public for Padlock's test kit, which shows addresses too.
-     */
-    public static String masked(String address) {
-        int scheme = address.indexOf("://");
-        int start = scheme >= 0 ? scheme + 3 : 0;
-        int at = address.lastIndexOf('@');
-        if (at >= start) {
-            return address.substring(0, start) + "***@" + address.substring(at + 1);
-        }
-        return address;
-    }
-
-    /**
-     * The texts that must never reach a message: the configured password, and any password in an address's user
-     * info ({@code redis://user:secret@host}).
-     */
-    List<String> secrets() {
-        List<String> secrets = new ArrayList<>();
-        if (password != null && !password.isEmpty()) {
-            secrets.add(password);
-        }
-        for (String address : addresses) {
-            passwordOf(address).ifPresent(secrets::add);
-        }
-        return List.copyOf(secrets);
-    }
-
-    /**
-     * The password in an address's user info ({@code redis://user:secret@host}), which may hold {@code @} or {@code
-     * /}; empty when there is none. Public for Padlock's test kit, which keeps it out of its messages too.
-     */
-    public static Optional<String> passwordOf(String address) {
-        int scheme = address.indexOf("://");
-        int start = scheme >= 0 ? scheme + 3 : 0;
-        int at = address.lastIndexOf('@');
-        if (at <= start) {
-            return Optional.empty();
-        }
-        String userInfo = address.substring(start, at);
-        // user:password, or a lone password (redis://secret@host is taken as one)
-        String secret = userInfo.substring(userInfo.indexOf(':') + 1);
-        return secret.isEmpty() ? Optional.empty() : Optional.of(secret);
+    /** What no message may show: the configured password, and any password in an address's user info. */
+    Secrets secrets() {
+        return Secrets.of(password, addresses);
     }
 
     /** Whether any address carries user info, which Redisson takes as username and password. */
@@ -221,7 +178,7 @@ public record RedisConnectionSettings(
             return "Redisson configuration " + configFile;
         }
         StringBuilder s = new StringBuilder(mode.name().toLowerCase(Locale.ROOT)).append(' ');
-        s.append(addresses.stream().map(RedisConnectionSettings::masked).toList());
+        s.append(addresses.stream().map(Secrets::maskedAddress).toList());
         if (masterName != null) {
             s.append(" master ").append(masterName);
         }
