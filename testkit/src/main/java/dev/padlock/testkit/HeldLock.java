@@ -70,7 +70,7 @@ public final class HeldLock implements AutoCloseable {
             long leaseMillis = lease.toMillis();
             long token = 0;
             boolean taken;
-            if (type == LockType.FENCED) {
+            if (kind.fenced()) {
                 CompletableFuture<Long> acquiring = Acquisition.tryFenced(lock, waitMillis, leaseMillis, OWNER);
                 Long answer = await(acquiring, key, where, secrets);
                 taken = answer != null;
@@ -167,7 +167,7 @@ public final class HeldLock implements AutoCloseable {
      * @throws IllegalStateException for any other type
      */
     public long token() {
-        if (type != LockType.FENCED) {
+        if (!kind.fenced()) {
             throw new IllegalStateException("HeldLock.token(): " + key() + " is held as " + type
                     + ", which has no fencing token; hold it with OtherOwner.type(LockType.FENCED)");
         }
