@@ -1,7 +1,6 @@
 package dev.padlock.benchmarks;
 
 import dev.padlock.core.turns.LocalTurns;
-
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.padlock.Locked;
+import dev.padlock.core.client.RedisConnectionReader;
 import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.client.RedissonConfigs;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.GlobalDefaults;
@@ -145,7 +147,7 @@ class DurationBoundsTest {
     void watchdogTimeoutHasAFloorAndACeiling() {
         for (String bad : new String[] {HUGE, "3651d", "999ms", "PT0.0004S"}) {
             Problems problems = new Problems();
-            RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", bad)), problems);
+            RedisConnectionReader.read(ConfigView.of(Map.of("padlock.watchdog-timeout", bad)), problems);
             assertThat(problems.list())
                     .as(bad)
                     .singleElement()
@@ -155,9 +157,9 @@ class DurationBoundsTest {
         for (String good : new String[] {"1s", "30s", "3650d"}) {
             Problems problems = new Problems();
             RedisConnectionSettings s =
-                    RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.watchdog-timeout", good)), problems);
+                    RedisConnectionReader.read(ConfigView.of(Map.of("padlock.watchdog-timeout", good)), problems);
             assertThat(problems.list()).as(good).isEmpty();
-            assertThat(s.toRedissonConfig(getClass().getClassLoader()).getLockWatchdogTimeout())
+            assertThat(RedissonConfigs.build(s, getClass().getClassLoader()).getLockWatchdogTimeout())
                     .isEqualTo(DurationText.parse(good).toMillis());
         }
     }

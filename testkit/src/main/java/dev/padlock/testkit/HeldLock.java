@@ -1,10 +1,10 @@
 package dev.padlock.testkit;
 
 import dev.padlock.LockType;
+import dev.padlock.core.client.Secrets;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,13 +54,7 @@ public final class HeldLock implements AutoCloseable {
      * @param secrets texts no message, nor the message of a cause passed on, may show (the password of the address)
      */
     static HeldLock take(
-            Config config,
-            String where,
-            List<String> secrets,
-            LockType type,
-            String key,
-            Duration lease,
-            Duration wait) {
+            Config config, String where, Secrets secrets, LockType type, String key, Duration lease, Duration wait) {
         RedissonClient client;
         try {
             client = Redisson.create(config);
@@ -76,7 +70,7 @@ public final class HeldLock implements AutoCloseable {
             long leaseMillis = lease.toMillis();
             long token = 0;
             boolean taken;
-            if (type == LockType.FENCED) {
+            if (kind.fenced()) {
                 CompletableFuture<Long> acquiring = Acquisition.tryFenced(lock, waitMillis, leaseMillis, OWNER);
                 Long answer = await(acquiring, key, where, secrets);
                 taken = answer != null;
@@ -98,7 +92,7 @@ public final class HeldLock implements AutoCloseable {
     }
 
     /** Waits for an acquisition also when interrupted (a lock taken meanwhile would otherwise stay held). */
-    private static <T> T await(CompletableFuture<T> acquiring, String key, String where, List<String> secrets) {
+    private static <T> T await(CompletableFuture<T> acquiring, String key, String where, Secrets secrets) {
         Throwable failure = Acquisition.awaitUninterruptibly(acquiring);
         if (failure != null) {
             throw new IllegalStateException(
@@ -112,22 +106,14 @@ public final class HeldLock implements AutoCloseable {
      * What Redis or the network said: the deepest cause, which Redisson wraps in messages that say less; without the
      * secrets, which a parser's message may quote (Redisson's, of an address it misread).
      */
-    private static String rootCause(Throwable failure, List<String> secrets) {
+    private static String rootCause(Throwable failure, Secrets secrets) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
         String message = root.getMessage() == null ? root.getClass().getName() : root.getMessage();
         int channel = message.indexOf(". channel: ");
-        return struckOut(channel > 0 ? message.substring(0, channel) : message, secrets);
-    }
-
-    private static String struckOut(String text, List<String> secrets) {
-        String struck = text;
-        for (String secret : secrets) {
-            struck = struck.replace(secret, "***");
-        }
-        return struck;
+        return secrets.strikeOut(channel > 0 ? message.substring(0, channel) : message);
     }
 
     /** Links of a cause chain looked at; a chain is a few links long, a loop is not followed for ever. */
@@ -138,21 +124,21 @@ public final class HeldLock implements AutoCloseable {
      * chain with the secrets struck out of every message (each link names the class it copies, and keeps its stack
      * trace), so that a test report's stack trace does not show what the message leaves out.
      */
-    private static Throwable shown(Throwable failure, List<String> secrets) {
+    private static Throwable shown(Throwable failure, Secrets secrets) {
         boolean showsSecret = false;
         Throwable link = failure;
         for (int i = 0; link != null && i < MAX_CAUSES && !showsSecret; i++, link = link.getCause()) {
             String message = link.getMessage();
-            showsSecret = message != null && !struckOut(message, secrets).equals(message);
+            showsSecret = message != null && !secrets.strikeOut(message).equals(message);
         }
         return showsSecret ? copy(failure, secrets, 0) : failure;
     }
 
-    private static Throwable copy(Throwable failure, List<String> secrets, int depth) {
+    private static Throwable copy(Throwable failure, Secrets secrets, int depth) {
         Throwable cause = failure.getCause();
         StruckOut copy = new StruckOut(
                 failure.getClass().getName()
-                        + (failure.getMessage() == null ? "" : ": " + struckOut(failure.getMessage(), secrets)),
+                        + (failure.getMessage() == null ? "" : ": " + secrets.strikeOut(failure.getMessage())),
                 cause == null || cause == failure || depth + 1 >= MAX_CAUSES ? null : copy(cause, secrets, depth + 1));
         copy.setStackTrace(failure.getStackTrace());
         return copy;
@@ -181,7 +167,7 @@ public final class HeldLock implements AutoCloseable {
      * @throws IllegalStateException for any other type
      */
     public long token() {
-        if (type != LockType.FENCED) {
+        if (!kind.fenced()) {
             throw new IllegalStateException("HeldLock.token(): " + key() + " is held as " + type
                     + ", which has no fencing token; hold it with OtherOwner.type(LockType.FENCED)");
         }

@@ -1,15 +1,11 @@
 package dev.padlock.testkit;
 
 import dev.padlock.LockType;
-import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.client.Secrets;
 import dev.padlock.core.key.KeyRenderer;
 import dev.padlock.testing.RedisServer;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import org.redisson.config.Config;
 
 /**
@@ -46,7 +42,7 @@ public final class OtherOwner {
     private final Config config;
     private final String where;
     /** Texts no message may show: the address's password and the pieces of it a parser may quote alone. */
-    private final List<String> secrets;
+    private final Secrets secrets;
 
     private final LockType type;
     private final String keyPrefix;
@@ -56,7 +52,7 @@ public final class OtherOwner {
     private OtherOwner(
             Config config,
             String where,
-            List<String> secrets,
+            Secrets secrets,
             LockType type,
             String keyPrefix,
             Duration lease,
@@ -83,30 +79,7 @@ public final class OtherOwner {
                 .setConnectionMinimumIdleSize(1)
                 .setConnectionPoolSize(4)
                 .setSubscriptionConnectionMinimumIdleSize(1);
-        return new OtherOwner(config, RedisConnectionSettings.masked(redisAddress), secretsOf(redisAddress));
-    }
-
-    /**
-     * The password of the address, then each piece of it between the characters that end a part of a URI: a parser
-     * that misreads the address (a {@code /} in the password ends its authority there) quotes such a piece alone.
-     * Longest first, so that a piece inside another is struck out after it. A short piece may strike letters out of
-     * a word that only looks like it: such a message reads worse, and still shows no part of the password.
-     */
-    private static List<String> secretsOf(String address) {
-        return RedisConnectionSettings.passwordOf(address)
-                .map(password -> {
-                    Set<String> secrets = new LinkedHashSet<>();
-                    secrets.add(password);
-                    for (String piece : password.split("[/?#@:]")) {
-                        if (!piece.isEmpty()) {
-                            secrets.add(piece);
-                        }
-                    }
-                    return secrets.stream()
-                            .sorted(Comparator.comparingInt(String::length).reversed())
-                            .toList();
-                })
-                .orElse(List.of());
+        return new OtherOwner(config, Secrets.maskedAddress(redisAddress), Secrets.ofAddress(redisAddress));
     }
 
     /** Another owner on the test's Redis from {@code padlock-testing}'s {@code RedisExtension}. */
@@ -122,10 +95,11 @@ public final class OtherOwner {
      */
     public static OtherOwner using(Config redissonConfig) {
         Objects.requireNonNull(redissonConfig, "redissonConfig");
-        return new OtherOwner(new Config(redissonConfig), "the Redis of the given Redisson configuration", List.of());
+        return new OtherOwner(
+                new Config(redissonConfig), "the Redis of the given Redisson configuration", Secrets.NONE);
     }
 
-    private OtherOwner(Config config, String where, List<String> secrets) {
+    private OtherOwner(Config config, String where, Secrets secrets) {
         this(config, where, secrets, LockType.REENTRANT, DEFAULT_KEY_PREFIX, DEFAULT_LEASE, DEFAULT_WAIT);
     }
 

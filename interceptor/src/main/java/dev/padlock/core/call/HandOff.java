@@ -1,6 +1,5 @@
 package dev.padlock.core.call;
 
-import dev.padlock.LockType;
 import dev.padlock.core.plan.LockSettings;
 import dev.padlock.core.turns.LocalTurns;
 import java.util.concurrent.CompletableFuture;
@@ -96,13 +95,13 @@ public final class HandOff {
      * The hand-off rules of a method's calls, or {@code null} when its locks are not handed on: switched off
      * (a limit or budget of 0), or a kind that does not queue locally or is fenced (see the class comment).
      *
+     * @param handsOff {@code LockKind.handsOff()} of the method's lock type
      * @param fixedLeaseMillis a fixed lease, or -1 in watchdog mode
      * @param watchdogLeaseMillis the lease the renewal keeps in watchdog mode
      */
     public static HandOff of(
-            LockSettings settings, boolean takesTurns, long fixedLeaseMillis, LongSupplier watchdogLeaseMillis) {
-        if (!takesTurns
-                || settings.type() == LockType.FENCED
+            LockSettings settings, boolean handsOff, long fixedLeaseMillis, LongSupplier watchdogLeaseMillis) {
+        if (!handsOff
                 || settings.handOffLimit() == 0
                 || settings.handOffBudget().isZero()) {
             return null;

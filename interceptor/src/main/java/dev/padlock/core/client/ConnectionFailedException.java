@@ -23,4 +23,18 @@ public final class ConnectionFailedException extends IllegalStateException {
     public ConnectionFailure failure() {
         return failure;
     }
+
+    /**
+     * The reason for a locked call that got no connection: {@code no connection to Redis could be made}, followed by
+     * the cause and the fix when {@code failure} comes from Padlock's own client ({@link ConnectionFailure#summary}).
+     */
+    public static String noConnection(Throwable failure) {
+        for (Throwable t : CauseChain.links(failure)) {
+            if (t instanceof ConnectionFailedException failed) {
+                return "no connection to Redis could be made: "
+                        + failed.failure().summary();
+            }
+        }
+        return "no connection to Redis could be made";
+    }
 }

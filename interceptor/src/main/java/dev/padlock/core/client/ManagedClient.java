@@ -109,7 +109,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         LOG.log(System.Logger.Level.INFO, () -> "Padlock connects to Redis: " + settings.describe());
         RedissonClient created;
         try {
-            created = Redisson.create(settings.toRedissonConfig(loader));
+            created = Redisson.create(RedissonConfigs.build(settings, loader));
         } catch (Throwable t) {
             // Redisson's own text only says "Unable to connect to Redis server: host:port": say why, and what to
             // check. A config file's problem is worded already; an Error (a class missing from the deployment) is

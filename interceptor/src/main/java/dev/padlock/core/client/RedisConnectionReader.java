@@ -28,7 +28,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Reads the {@code padlock.redis.*} keys into {@link RedisConnectionSettings}, reporting every mistake at once. */
-final class RedisConnectionReader {
+public final class RedisConnectionReader {
 
     private static final EnumSetting<Mode> MODES =
             new EnumSetting<>(Mode.class, "a mode", ", or " + REDIS_CONFIG_FILE + " for anything else");
@@ -40,7 +40,7 @@ final class RedisConnectionReader {
 
     private RedisConnectionReader() {}
 
-    static RedisConnectionSettings read(ConfigView config, Problems problems) {
+    public static RedisConnectionSettings read(ConfigView config, Problems problems) {
         Duration watchdog = config.get(WATCHDOG_TIMEOUT)
                 .map(v -> watchdogTimeout(v, problems))
                 .orElse(null);
@@ -187,7 +187,7 @@ final class RedisConnectionReader {
     }
 
     private static void checkAddress(String key, String address, Problems problems) {
-        String shown = "'" + RedisConnectionSettings.masked(address) + "'";
+        String shown = "'" + Secrets.maskedAddress(address) + "'";
         URI uri;
         try {
             uri = new URI(address);

@@ -3,19 +3,16 @@ package dev.padlock.core.client;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
-import dev.padlock.core.config.Problems;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.redisson.config.Config;
 
 /**
  * How to reach Redis, from the {@code padlock.redis.*} keys ({@link ConfigKeys}); the same keys on every runtime.
  * Either a topology Padlock configures itself ({@link #servers}) or a Redisson YAML file ({@link #fromFile}).
- * Read and checked as a whole at deployment by {@link RedisConnectionReader}; turned into a Redisson
- * configuration by {@link RedissonConfigs}. The password is kept out of {@link #toString()} and every message.
+ * Read and checked as a whole at deployment by {@code RedisConnectionReader}; turned into a Redisson
+ * configuration by {@code RedissonConfigs}. The password is kept out of {@link #toString()} and every message.
  *
  * @param mode the topology; {@code null} with a config file
  * @param addresses the server (single) or the nodes or sentinels; empty with a config file
@@ -122,29 +119,6 @@ public record RedisConnectionSettings(
         }
     }
 
-    /** Reads and checks every key; each problem names its key and the fix. */
-    public static RedisConnectionSettings read(ConfigView config, Problems problems) {
-        return RedisConnectionReader.read(config, problems);
-    }
-
-    /**
-     * The Redisson configuration these settings describe. Its {@code lockWatchdogTimeout}, the lease of every
-     * watchdog-mode lock: {@code padlock.watchdog-timeout} when set; else the config file's
-     * {@code lockWatchdogTimeout} when there is a file; else 30 s.
-     *
-     * @throws IllegalStateException when the config file cannot be loaded, worded as a problem
-     */
-    public Config toRedissonConfig(ClassLoader loader) {
-        return RedissonConfigs.build(this, loader);
-    }
-
-    /** Checks what can only be checked by reading the config file, if there is one; a problem names the key. */
-    public void checkConfigFile(ClassLoader loader, Problems problems) {
-        if (configFile != null) {
-            RedissonConfigs.checkFile(this, loader, problems);
-        }
-    }
-
     /**
      * The start-up line when the application provides its own {@code RedissonClient}: which of the keys that
      * describe Padlock's own client are set but do not apply. Names only, never values (the password, or one
@@ -163,51 +137,9 @@ public record RedisConnectionSettings(
                 + ", or the application's RedissonClient bean to have Padlock build its client from them.");
     }
 
-    /**
-     * An address with any user info (which may hold a password) replaced by {@code ***}, also when the scheme is
-     * missing ({@code user:pw@host:6379} is a typo the reader's messages exist to report). Cut at the last {@code @},
-     * as a password may hold {@code @} or {@code /}. Public for Padlock's test kit, which shows addresses too.
-     */
-    public static String masked(String address) {
-        int scheme = address.indexOf("://");
-        int start = scheme >= 0 ? scheme + 3 : 0;
-        int at = address.lastIndexOf('@');
-        if (at >= start) {
-            return address.substring(0, start) + "***@" + address.substring(at + 1);
-        }
-        return address;
-    }
-
-    /**
-     * The texts that must never reach a message: the configured password, and any password in an address's user
-     * info ({@code redis://user:secret@host}).
-     */
-    List<String> secrets() {
-        List<String> secrets = new ArrayList<>();
-        if (password != null && !password.isEmpty()) {
-            secrets.add(password);
-        }
-        for (String address : addresses) {
-            passwordOf(address).ifPresent(secrets::add);
-        }
-        return List.copyOf(secrets);
-    }
-
-    /**
-     * The password in an address's user info ({@code redis://user:secret@host}), which may hold {@code @} or {@code
-     * /}; empty when there is none. Public for Padlock's test kit, which keeps it out of its messages too.
-     */
-    public static Optional<String> passwordOf(String address) {
-        int scheme = address.indexOf("://");
-        int start = scheme >= 0 ? scheme + 3 : 0;
-        int at = address.lastIndexOf('@');
-        if (at <= start) {
-            return Optional.empty();
-        }
-        String userInfo = address.substring(start, at);
-        // user:password, or a lone password (redis://secret@host is taken as one)
-        String secret = userInfo.substring(userInfo.indexOf(':') + 1);
-        return secret.isEmpty() ? Optional.empty() : Optional.of(secret);
+    /** What no message may show: the configured password, and any password in an address's user info. */
+    Secrets secrets() {
+        return Secrets.of(password, addresses);
     }
 
     /** Whether any address carries user info, which Redisson takes as username and password. */
@@ -221,7 +153,7 @@ public record RedisConnectionSettings(
             return "Redisson configuration " + configFile;
         }
         StringBuilder s = new StringBuilder(mode.name().toLowerCase(Locale.ROOT)).append(' ');
-        s.append(addresses.stream().map(RedisConnectionSettings::masked).toList());
+        s.append(addresses.stream().map(Secrets::maskedAddress).toList());
         if (masterName != null) {
             s.append(" master ").append(masterName);
         }

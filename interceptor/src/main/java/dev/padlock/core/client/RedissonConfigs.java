@@ -14,7 +14,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** Builds the Redisson {@link Config} that {@link RedisConnectionSettings} describe, from the keys or the file. */
-final class RedissonConfigs {
+public final class RedissonConfigs {
 
     /** A config file that cannot be loaded, worded as a problem that names {@code padlock.redis.config-file}. */
     static final class ConfigFileException extends IllegalStateException {
@@ -33,7 +33,7 @@ final class RedissonConfigs {
     private RedissonConfigs() {}
 
     /** See {@link RedisConnectionSettings#toRedissonConfig}. */
-    static Config build(RedisConnectionSettings settings, ClassLoader loader) {
+    public static Config build(RedisConnectionSettings settings, ClassLoader loader) {
         Config config = settings.configFile() != null ? load(settings.configFile(), loader) : fromKeys(settings);
         if (settings.watchdogTimeout() != null) {
             config.setLockWatchdogTimeout(settings.watchdogTimeout().toMillis());
@@ -87,8 +87,14 @@ final class RedissonConfigs {
         return config;
     }
 
-    /** Loads the file and checks what only its content tells: its {@code lockWatchdogTimeout}. */
-    static void checkFile(RedisConnectionSettings settings, ClassLoader loader, Problems problems) {
+    /**
+     * Checks what can only be checked by reading the config file, if there is one: its {@code lockWatchdogTimeout}; a
+     * problem names the key.
+     */
+    public static void checkFile(RedisConnectionSettings settings, ClassLoader loader, Problems problems) {
+        if (settings.configFile() == null) {
+            return;
+        }
         Config config;
         try {
             config = load(settings.configFile(), loader);

@@ -183,7 +183,7 @@ public final class PadlockEngine {
         }
     }
 
-    public LockOperation operation(InvocationContext ctx) {
+    LockOperation operation(InvocationContext ctx) {
         LockOperation op = operations.get(ctx.getMethod());
         return op != null ? op : planLate(ctx);
     }

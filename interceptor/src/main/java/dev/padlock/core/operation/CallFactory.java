@@ -5,7 +5,7 @@ import dev.padlock.core.CallerContext;
 import dev.padlock.core.call.CallFacts;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
-import dev.padlock.core.client.ConnectionFailure;
+import dev.padlock.core.client.ConnectionFailedException;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.events.GuardedMeter;
 import dev.padlock.core.events.LockEvents;
@@ -85,7 +85,7 @@ final class CallFactory {
                 failedToStart(interrupted ? LockEvents.Outcome.INTERRUPTED : LockEvents.Outcome.ERROR, acquiring);
                 throw acquirer.notAcquired(
                         names[0],
-                        interrupted ? "the calling thread was interrupted" : ConnectionFailure.noConnection(e),
+                        interrupted ? "the calling thread was interrupted" : ConnectionFailedException.noConnection(e),
                         interrupted ? e.getCause() : e);
             }
         }
@@ -133,7 +133,7 @@ final class CallFactory {
             } else {
                 failedToStart(LockEvents.Outcome.ERROR, acquiring);
                 call.completeExceptionally(acquirer.notAcquired(
-                        names[0], ConnectionFailure.noConnection(failure), Acquisition.unwrap(failure)));
+                        names[0], ConnectionFailedException.noConnection(failure), Acquisition.unwrap(failure)));
             }
         });
         return call;

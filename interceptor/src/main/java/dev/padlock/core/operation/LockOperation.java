@@ -3,7 +3,6 @@ package dev.padlock.core.operation;
 import dev.padlock.LockException;
 import dev.padlock.LockLostException;
 import dev.padlock.LockNotAcquiredException;
-import dev.padlock.LockType;
 import dev.padlock.core.CallerContext;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
@@ -55,7 +54,7 @@ public abstract class LockOperation {
     /** @param endsOnReturn whether the method's work is done when it returns (see {@link Acquirer}) */
     LockOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services, boolean endsOnReturn) {
         LockKind kind = LockKind.of(plan.settings().type());
-        boolean fenced = plan.settings().type() == LockType.FENCED;
+        boolean fenced = kind.fenced();
         // a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
         long leaseMillis = plan.settings().usesWatchdog()
                 ? -1
@@ -68,7 +67,7 @@ public abstract class LockOperation {
         this.callers = services.callers();
         this.releaser = services.releaser();
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
-        HandOff handOff = HandOff.of(plan.settings(), turns != null, leaseMillis, services.renewal()::leaseMillis);
+        HandOff handOff = HandOff.of(plan.settings(), kind.handsOff(), leaseMillis, services.renewal()::leaseMillis);
         this.acquirer =
                 new Acquirer(plan, leaseMillis, fenced, endsOnReturn, kind, turns, services, leases, handOff != null);
         this.calls = new CallFactory(plan, parameterTypes, kind, fenced, turns, handOff, services, acquirer);

@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.redis.LockKind;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -124,7 +125,7 @@ public final class LockTypeConflicts {
                     plan.lockName(),
                     plan.redisBase(),
                     !plan.keys().isEmpty(),
-                    family(type),
+                    LockKind.of(type).family(),
                     type.name() + configured(plan.lockName(), config),
                     true,
                     Problems.member(plan.method(), "type"),
@@ -132,23 +133,20 @@ public final class LockTypeConflicts {
         }
 
         static Use of(NamedLocks.NamedLock lock, ConfigView config) {
-            boolean readWrite = lock.kind() == NamedLocks.Kind.READ_WRITE;
-            String type = readWrite
-                    ? "READ/WRITE"
+            String family = LockKind.of(lock.type()).family();
+            // an RReadWriteLock is the whole family, both sides of it
+            String type = lock.kind() == NamedLocks.Kind.READ_WRITE
+                    ? family
                     : lock.type().name() + (lock.kind() == NamedLocks.Kind.LOCK ? configured(lock.name(), config) : "");
             return new Use(
                     lock.name(),
                     lock.redisKey(),
                     false,
-                    readWrite ? "READ/WRITE" : family(lock.type()),
+                    family,
                     type,
                     false,
                     "@Named(\"" + lock.name() + "\") " + lock.kind().simpleName() + " injection point " + lock.where(),
                     "the " + lock.kind().simpleName() + " injected at " + lock.where());
-        }
-
-        private static String family(LockType type) {
-            return type == LockType.READ || type == LockType.WRITE ? "READ/WRITE" : type.name();
         }
 
         private static String configured(String name, ConfigView config) {

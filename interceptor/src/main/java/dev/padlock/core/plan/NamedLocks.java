@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
@@ -28,18 +29,30 @@ import org.redisson.api.RedissonClient;
  */
 public final class NamedLocks {
 
-    /** The injectable lock types. */
+    /**
+     * The injectable lock types, each with the lock types {@code padlock.locks."x".type} may give it, read from
+     * {@link LockKind}: one bean is one family's lock on its key, so an {@code RLock} may be any type that is a family
+     * of its own, and an {@code RReadWriteLock} has no type to choose (READ and WRITE are its two sides).
+     */
     public enum Kind {
-        LOCK(RLock.class, EnumSet.of(LockType.REENTRANT, LockType.FAIR, LockType.SPIN, LockType.FENCED)),
-        READ_WRITE(RReadWriteLock.class, EnumSet.noneOf(LockType.class)),
-        FENCED(RFencedLock.class, EnumSet.of(LockType.FENCED));
+        LOCK(RLock.class, LockType.REENTRANT, type -> LockKind.of(type).family().equals(type.name())),
+        READ_WRITE(RReadWriteLock.class, LockType.WRITE, type -> false),
+        FENCED(RFencedLock.class, LockType.FENCED, type -> LockKind.of(type).fenced());
 
         private final Class<?> type;
-        private final Set<LockType> configurable;
+        /** The type when none is configured; for an {@code RReadWriteLock}, WRITE stands for the pair. */
+        private final LockType fallback;
 
-        Kind(Class<?> type, Set<LockType> configurable) {
+        private final Set<LockType> configurable = EnumSet.noneOf(LockType.class);
+
+        Kind(Class<?> type, LockType fallback, Predicate<LockType> configurable) {
             this.type = type;
-            this.configurable = configurable;
+            this.fallback = fallback;
+            for (LockType t : LockType.values()) {
+                if (configurable.test(t)) {
+                    this.configurable.add(t);
+                }
+            }
         }
 
         /** The injected interface: the type of the bean to declare. */
@@ -73,6 +86,7 @@ public final class NamedLocks {
     /**
      * One bean to add: the lock named {@code name} on {@code redisKey}.
      *
+     * @param type the type of its lock; for an {@code RReadWriteLock}, WRITE, which names the family of both sides
      * @param where the first injection point, for messages
      */
     public record NamedLock(String name, Kind kind, LockType type, String redisKey, String where) {
@@ -80,8 +94,7 @@ public final class NamedLocks {
         public Object create(RedissonClient client) {
             return switch (kind) {
                 case READ_WRITE -> client.getReadWriteLock(redisKey);
-                case FENCED -> client.getFencedLock(redisKey);
-                case LOCK -> LockKind.of(type).lock(client, redisKey);
+                case LOCK, FENCED -> LockKind.of(type).lock(client, redisKey);
             };
         }
     }
@@ -136,7 +149,7 @@ public final class NamedLocks {
 
     /** {@code padlock.locks."<name>".type}, where the kind of lock leaves a type to choose. */
     private static LockType type(String name, Kind kind, InjectionPoint where, ConfigView config, Problems problems) {
-        LockType fallback = kind == Kind.FENCED ? LockType.FENCED : LockType.REENTRANT;
+        LockType fallback = kind.fallback;
         Optional<Map.Entry<String, String>> setting = config.perLock(name, ConfigKeys.TYPE);
         if (setting.isEmpty()) {
             return fallback;

@@ -9,11 +9,17 @@ import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
 /**
- * What Padlock needs to know of a {@link LockType}: which Redisson lock object guards a key, how its lease is
- * extended, and whether the calls of one application queue for it in {@code dev.padlock.core.turns.LocalTurns}. Decided for every type in
- * {@link #of}, a switch without a default: a new type does not compile until someone decides its behaviour.
+ * What Padlock needs to know of a {@link LockType}: which Redisson lock object guards a key, which types share a key,
+ * whether an acquisition gives a token, how its lease is extended, and whether the calls of one application queue for
+ * it in {@code dev.padlock.core.turns.LocalTurns}. Decided for every type in {@link #of}, a switch without a default in
+ * which every component is given: a new type does not compile until someone decides each of these, and the rest of
+ * Padlock reads them here rather than testing types.
  *
  * @param locks the Redisson lock for a key
+ * @param family the Redisson lock family, as messages name it: types of one family see each other's holders on one
+ *     Redis key, types of two families do not (see {@code LockTypeConflicts}); READ and WRITE are one, {@code
+ *     READ/WRITE}, and each other type is a family of its own, named as the type
+ * @param fenced whether each acquisition gets a fencing token, strictly larger than the key's previous one
  * @param readLayout whether the lock is recorded as a read lock (a shared hash plus hold keys per reader; see {@link
  *     RenewalScripts}) rather than as an exclusive hash
  * @param ownerSuffix what Redisson appends to the owner's hash field ({@code :write} for a writer)
@@ -25,27 +31,52 @@ import org.redisson.api.RedissonClient;
  */
 public record LockKind(
         BiFunction<RedissonClient, String, RLock> locks,
+        String family,
+        boolean fenced,
         boolean readLayout,
         String ownerSuffix,
         boolean takesTurns,
         String channel) {
 
+    private static final String READ_WRITE = "READ/WRITE";
+
     public static LockKind of(LockType type) {
+        // lock, family, fenced, read layout, owner suffix, takes turns, release channel
         return switch (type) {
-            case REENTRANT -> new LockKind(RedissonClient::getLock, false, "", true, "redisson_lock__channel");
-            case FAIR -> new LockKind(RedissonClient::getFairLock, false, "", false, null);
-            case SPIN -> new LockKind(RedissonClient::getSpinLock, false, "", true, null);
-            case FENCED -> new LockKind(RedissonClient::getFencedLock, false, "", true, "redisson_lock__channel");
+            case REENTRANT ->
+                new LockKind(RedissonClient::getLock, "REENTRANT", false, false, "", true, "redisson_lock__channel");
+            case FAIR -> new LockKind(RedissonClient::getFairLock, "FAIR", false, false, "", false, null);
+            case SPIN -> new LockKind(RedissonClient::getSpinLock, "SPIN", false, false, "", true, null);
+            case FENCED ->
+                new LockKind(RedissonClient::getFencedLock, "FENCED", true, false, "", true, "redisson_lock__channel");
             case WRITE ->
                 new LockKind(
                         (client, key) -> client.getReadWriteLock(key).writeLock(),
+                        READ_WRITE,
+                        false,
                         false,
                         ":write",
                         true,
                         "redisson_rwlock");
             case READ ->
-                new LockKind((client, key) -> client.getReadWriteLock(key).readLock(), true, "", false, null);
+                new LockKind(
+                        (client, key) -> client.getReadWriteLock(key).readLock(),
+                        READ_WRITE,
+                        false,
+                        true,
+                        "",
+                        false,
+                        null);
         };
+    }
+
+    /**
+     * Whether a finishing call may hand its Redis hold straight to the next call queued here ({@code
+     * dev.padlock.core.HandOff}): only a kind that queues locally has a next call, and not a fenced one, as each
+     * holder must get a strictly larger token and only a lock script in Redis can hand one out.
+     */
+    public boolean handsOff() {
+        return takesTurns && !fenced;
     }
 
     /**

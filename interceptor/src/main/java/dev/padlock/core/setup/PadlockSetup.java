@@ -1,6 +1,8 @@
 package dev.padlock.core.setup;
 
+import dev.padlock.core.client.RedisConnectionReader;
 import dev.padlock.core.client.RedisConnectionSettings;
+import dev.padlock.core.client.RedissonConfigs;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
@@ -86,9 +88,9 @@ public final class PadlockSetup<M> {
         Problems problems = new Problems();
         GlobalDefaults defaults = GlobalDefaults.read(config, problems);
         RedisConnectionSettings redis =
-                connection == Connection.APPLICATION_CLIENT ? null : RedisConnectionSettings.read(config, problems);
+                connection == Connection.APPLICATION_CLIENT ? null : RedisConnectionReader.read(config, problems);
         if (connection == Connection.PADLOCK_CLIENT) {
-            redis.checkConfigFile(loader, problems);
+            RedissonConfigs.checkFile(redis, loader, problems);
         }
         LockedMethodValidator validator = new LockedMethodValidator(defaults, config);
 

@@ -6,6 +6,7 @@ import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.plan.LockSettings;
+import dev.padlock.core.redis.LockKind;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -21,10 +22,10 @@ class HandOffTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long LEASE_MS = 30_000;
 
-    private static HandOff handOff(LockType type, int limit, Duration budget, boolean takesTurns) {
+    private static HandOff handOff(LockType type, int limit, Duration budget) {
         LockSettings settings = new LockSettings(
                 type, Duration.ofSeconds(5), null, OnFailure.THROW, LeaseLossPolicy.THROW, limit, budget);
-        return HandOff.of(settings, takesTurns, -1, () -> LEASE_MS);
+        return HandOff.of(settings, LockKind.of(type).handsOff(), -1, () -> LEASE_MS);
     }
 
     private static HandOff.Hold after(int handOffs, long chainStart) {
@@ -33,17 +34,17 @@ class HandOffTest {
 
     @Test
     void isOffForFencedLocksForKindsThatTakeNoTurnsAndForAZeroLimitOrBudget() {
-        assertThat(handOff(LockType.FENCED, 8, Duration.ofMillis(100), true)).isNull();
-        assertThat(handOff(LockType.REENTRANT, 8, Duration.ofMillis(100), false))
-                .isNull();
-        assertThat(handOff(LockType.REENTRANT, 0, Duration.ofMillis(100), true)).isNull();
-        assertThat(handOff(LockType.REENTRANT, 8, Duration.ZERO, true)).isNull();
-        assertThat(handOff(LockType.REENTRANT, 8, Duration.ofMillis(100), true)).isNotNull();
+        assertThat(handOff(LockType.FENCED, 8, Duration.ofMillis(100))).isNull();
+        assertThat(handOff(LockType.FAIR, 8, Duration.ofMillis(100))).isNull();
+        assertThat(handOff(LockType.READ, 8, Duration.ofMillis(100))).isNull();
+        assertThat(handOff(LockType.REENTRANT, 0, Duration.ofMillis(100))).isNull();
+        assertThat(handOff(LockType.REENTRANT, 8, Duration.ZERO)).isNull();
+        assertThat(handOff(LockType.REENTRANT, 8, Duration.ofMillis(100))).isNotNull();
     }
 
     @Test
     void aChainEndsAtItsLimitOfHandOffs() {
-        HandOff rules = handOff(LockType.REENTRANT, 3, Duration.ofSeconds(10), true);
+        HandOff rules = handOff(LockType.REENTRANT, 3, Duration.ofSeconds(10));
         long now = 1_000 * MS;
         long deadline = now + LEASE_MS * MS;
         assertThat(rules.allows(null, now, deadline, now))
@@ -57,7 +58,7 @@ class HandOffTest {
 
     @Test
     void aChainEndsOnceItsBudgetIsSpent() {
-        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofMillis(50), true);
+        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofMillis(50));
         long start = 1_000 * MS;
         long deadline = start + LEASE_MS * MS;
         assertThat(rules.allows(after(1, start), start, deadline, start + 49 * MS))
@@ -68,7 +69,7 @@ class HandOffTest {
 
     @Test
     void aHoldIsHandedOnOnlyWithAThirdOfTheLeaseAheadOfIt() {
-        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofSeconds(10), true);
+        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofSeconds(10));
         long now = 1_000 * MS;
         long third = LEASE_MS * MS / 3;
         assertThat(rules.allows(null, now, now + third, now)).isTrue();
@@ -78,7 +79,7 @@ class HandOffTest {
 
     @Test
     void theNextCallerSitsOutOnceForEachOtherWaiterButOneAtMostTheBudget() {
-        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofMillis(30), true);
+        HandOff rules = handOff(LockType.REENTRANT, 100, Duration.ofMillis(30));
         long start = 1_000 * MS;
         long now = start + 10 * MS;
         assertThat(rules.sitOutNanos(start, 0, now)).isZero();

@@ -237,7 +237,7 @@ class ConnectionFailureTest {
 
     private ManagedClient client(Map<String, String> keys) {
         Problems problems = new Problems();
-        RedisConnectionSettings settings = RedisConnectionSettings.read(ConfigView.of(keys), problems);
+        RedisConnectionSettings settings = RedisConnectionReader.read(ConfigView.of(keys), problems);
         assertThat(problems.list()).isEmpty();
         return new ManagedClient(settings, getClass().getClassLoader());
     }

@@ -19,16 +19,16 @@ class RedisConnectionSettingsTest {
 
     private static List<String> problems(Map<String, String> values) {
         Problems problems = new Problems();
-        RedisConnectionSettings.read(ConfigView.of(values), problems);
+        RedisConnectionReader.read(ConfigView.of(values), problems);
         return problems.list();
     }
 
     @Test
     void defaultsToALocalSingleServer() {
         Problems problems = new Problems();
-        RedisConnectionSettings s = RedisConnectionSettings.read(ConfigView.of(Map.of()), problems);
+        RedisConnectionSettings s = RedisConnectionReader.read(ConfigView.of(Map.of()), problems);
         assertThat(problems.list()).isEmpty();
-        Config config = s.toRedissonConfig(getClass().getClassLoader());
+        Config config = RedissonConfigs.build(s, getClass().getClassLoader());
         assertThat(config.useSingleServer().getAddress()).isEqualTo("redis://127.0.0.1:6379");
         assertThat(config.getLockWatchdogTimeout()).isEqualTo(30_000);
     }
@@ -78,32 +78,34 @@ class RedisConnectionSettingsTest {
                 .doesNotContain(SECRET);
 
         Problems none = new Problems();
-        RedisConnectionSettings s = RedisConnectionSettings.read(
+        RedisConnectionSettings s = RedisConnectionReader.read(
                 ConfigView.of(Map.of("padlock.redis.password", SECRET, "padlock.redis.username", "app")), none);
         assertThat(none.list()).isEmpty();
         assertThat(s.toString()).doesNotContain(SECRET).contains("password set");
         assertThat(s.describe()).doesNotContain(SECRET);
-        assertThat(s.toRedissonConfig(getClass().getClassLoader()).getPassword())
+        assertThat(RedissonConfigs.build(s, getClass().getClassLoader()).getPassword())
                 .isEqualTo(SECRET);
     }
 
     @Test
     void clusterAndSentinelConfigsCarryTheirNodes() {
         Problems problems = new Problems();
-        Config cluster = RedisConnectionSettings.read(
+        Config cluster = RedissonConfigs.build(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.mode", "cluster", "padlock.redis.nodes", "redis://a:1, redis://b:2")),
-                        problems)
-                .toRedissonConfig(getClass().getClassLoader());
+                        problems),
+                getClass().getClassLoader());
         assertThat(cluster.useClusterServers().getNodeAddresses()).containsExactly("redis://a:1", "redis://b:2");
-        Config sentinel = RedisConnectionSettings.read(
+        Config sentinel = RedissonConfigs.build(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.mode", "sentinel",
                                 "padlock.redis.nodes", "redis://s:26379",
                                 "padlock.redis.sentinel.master-name", "mymaster",
                                 "padlock.redis.database", "2")),
-                        problems)
-                .toRedissonConfig(getClass().getClassLoader());
+                        problems),
+                getClass().getClassLoader());
         assertThat(sentinel.useSentinelServers().getMasterName()).isEqualTo("mymaster");
         assertThat(sentinel.useSentinelServers().getDatabase()).isEqualTo(2);
         assertThat(problems.list()).isEmpty();
@@ -112,9 +114,9 @@ class RedisConnectionSettingsTest {
     @Test
     void aMissingConfigFileIsADeploymentProblem() {
         Problems problems = new Problems();
-        RedisConnectionSettings s = RedisConnectionSettings.read(
+        RedisConnectionSettings s = RedisConnectionReader.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", "nowhere.yaml")), problems);
-        s.checkConfigFile(getClass().getClassLoader(), problems);
+        RedissonConfigs.checkFile(s, getClass().getClassLoader(), problems);
         assertThat(problems.list())
                 .singleElement()
                 .asString()
@@ -126,16 +128,18 @@ class RedisConnectionSettingsTest {
     void hostNamesWithUnderscoresAreAddresses() {
         // Docker Compose service names; java.net.URI has no host for them, Redisson's parser has.
         Problems problems = new Problems();
-        Config single = RedisConnectionSettings.read(
-                        ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:6379")), problems)
-                .toRedissonConfig(getClass().getClassLoader());
-        Config cluster = RedisConnectionSettings.read(
+        Config single = RedissonConfigs.build(
+                RedisConnectionReader.read(
+                        ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:6379")), problems),
+                getClass().getClassLoader());
+        Config cluster = RedissonConfigs.build(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.mode", "cluster",
                                 "padlock.redis.nodes",
                                         "redis://redis_node_1:7000, rediss://app:pw@redis_node_2.local:7001")),
-                        problems)
-                .toRedissonConfig(getClass().getClassLoader());
+                        problems),
+                getClass().getClassLoader());
         assertThat(problems.list()).isEmpty();
         assertThat(single.useSingleServer().getAddress()).isEqualTo("redis://redis_master:6379");
         assertThat(cluster.useClusterServers().getNodeAddresses())
@@ -170,15 +174,15 @@ class RedisConnectionSettingsTest {
         Files.writeString(
                 yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  password: " + SECRET + ": oops\n");
         Problems problems = new Problems();
-        RedisConnectionSettings s = RedisConnectionSettings.read(
+        RedisConnectionSettings s = RedisConnectionReader.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
-        s.checkConfigFile(getClass().getClassLoader(), problems);
+        RedissonConfigs.checkFile(s, getClass().getClassLoader(), problems);
         assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.redis.config-file: '" + yaml + "' is not valid YAML at line 3, column")
                 .doesNotContain(SECRET, "oops");
-        assertThatChainOf(() -> s.toRedissonConfig(getClass().getClassLoader()));
+        assertThatChainOf(() -> RedissonConfigs.build(s, getClass().getClassLoader()));
     }
 
     @Test
@@ -187,16 +191,16 @@ class RedisConnectionSettingsTest {
         Files.writeString(
                 yaml, "singleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n  database: " + SECRET + "\n");
         Problems problems = new Problems();
-        RedisConnectionSettings s = RedisConnectionSettings.read(
+        RedisConnectionSettings s = RedisConnectionReader.read(
                 ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems);
-        s.checkConfigFile(getClass().getClassLoader(), problems);
+        RedissonConfigs.checkFile(s, getClass().getClassLoader(), problems);
         assertThat(problems.list())
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.redis.config-file: '" + yaml + "'")
                 .contains("line 3, column")
                 .doesNotContain(SECRET);
-        assertThatChainOf(() -> s.toRedissonConfig(getClass().getClassLoader()));
+        assertThatChainOf(() -> RedissonConfigs.build(s, getClass().getClassLoader()));
     }
 
     /** Neither the message nor any cause of what the call throws holds the secret. */
@@ -220,16 +224,17 @@ class RedisConnectionSettingsTest {
                 yaml, "lockWatchdogTimeout: 7000\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
         ClassLoader loader = getClass().getClassLoader();
         Problems problems = new Problems();
-        Config fromFile = RedisConnectionSettings.read(
-                        ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
-                .toRedissonConfig(loader);
-        Config explicit = RedisConnectionSettings.read(
+        Config fromFile = RedissonConfigs.build(
+                RedisConnectionReader.read(
+                        ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems),
+                loader);
+        Config explicit = RedissonConfigs.build(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.config-file", yaml.toString(), "padlock.watchdog-timeout", "11s")),
-                        problems)
-                .toRedissonConfig(loader);
-        Config neither =
-                RedisConnectionSettings.read(ConfigView.of(Map.of()), problems).toRedissonConfig(loader);
+                        problems),
+                loader);
+        Config neither = RedissonConfigs.build(RedisConnectionReader.read(ConfigView.of(Map.of()), problems), loader);
         assertThat(problems.list()).isEmpty();
         assertThat(fromFile.getLockWatchdogTimeout()).isEqualTo(7_000);
         assertThat(explicit.getLockWatchdogTimeout()).isEqualTo(11_000);
@@ -242,8 +247,11 @@ class RedisConnectionSettingsTest {
         Files.writeString(
                 yaml, "lockWatchdogTimeout: 100\nsingleServerConfig:\n  address: \"redis://127.0.0.1:6379\"\n");
         Problems problems = new Problems();
-        RedisConnectionSettings.read(ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems)
-                .checkConfigFile(getClass().getClassLoader(), problems);
+        RedissonConfigs.checkFile(
+                RedisConnectionReader.read(
+                        ConfigView.of(Map.of("padlock.redis.config-file", yaml.toString())), problems),
+                getClass().getClassLoader(),
+                problems);
         assertThat(problems.list())
                 .singleElement()
                 .asString()
@@ -252,11 +260,13 @@ class RedisConnectionSettingsTest {
                 .contains("padlock.watchdog-timeout");
 
         Problems overridden = new Problems();
-        RedisConnectionSettings.read(
+        RedissonConfigs.checkFile(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of(
                                 "padlock.redis.config-file", yaml.toString(), "padlock.watchdog-timeout", "30s")),
-                        overridden)
-                .checkConfigFile(getClass().getClassLoader(), overridden);
+                        overridden),
+                getClass().getClassLoader(),
+                overridden);
         assertThat(overridden.list()).isEmpty();
     }
 

@@ -36,10 +36,11 @@ class UnderscoreHostConnectionTest {
     @Test
     void locksThroughAHostNameWithAnUnderscore(RedisServer server) {
         Problems problems = new Problems();
-        Config config = RedisConnectionSettings.read(
+        Config config = RedissonConfigs.build(
+                RedisConnectionReader.read(
                         ConfigView.of(Map.of("padlock.redis.address", "redis://redis_master:" + server.port())),
-                        problems)
-                .toRedissonConfig(getClass().getClassLoader());
+                        problems),
+                getClass().getClassLoader());
         assertThat(problems.list()).isEmpty();
 
         List<String> resolved = new CopyOnWriteArrayList<>();

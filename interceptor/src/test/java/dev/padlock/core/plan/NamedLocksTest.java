@@ -34,7 +34,7 @@ class NamedLocksTest {
                         new NamedLocks.NamedLock(
                                 "catalog",
                                 NamedLocks.Kind.READ_WRITE,
-                                LockType.REENTRANT,
+                                LockType.WRITE,
                                 "padlock:catalog",
                                 "field com.acme.Job.catalog"),
                         new NamedLocks.NamedLock(

@@ -41,9 +41,6 @@ import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.FieldInfo;
 import org.jboss.jandex.MethodParameterInfo;
 import org.jboss.jandex.Type;
-import org.redisson.api.RFencedLock;
-import org.redisson.api.RLock;
-import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -112,7 +109,7 @@ class PadlockRuntimeProcessor {
             if (p.getName().isBlank() || !declared.add(p.getName() + '/' + p.getKind())) {
                 continue;
             }
-            beans.produce(runtimeBean(typeOf(p.getKind()), Dependent.class, recorder.namedLock(runtime, p.getName()))
+            beans.produce(runtimeBean(p.getKind().type(), Dependent.class, recorder.namedLock(runtime, p.getName()))
                     .addQualifier()
                     .annotation(PadlockDotNames.NAMED)
                     .addValue("value", p.getName())
@@ -129,14 +126,6 @@ class PadlockRuntimeProcessor {
                 .scope(scope)
                 .setRuntimeInit()
                 .supplier(supplier);
-    }
-
-    private static Class<?> typeOf(NamedLocks.Kind kind) {
-        return switch (kind) {
-            case LOCK -> RLock.class;
-            case READ_WRITE -> RReadWriteLock.class;
-            case FENCED -> RFencedLock.class;
-        };
     }
 
     /**
