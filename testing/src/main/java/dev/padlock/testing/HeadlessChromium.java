@@ -1,5 +1,8 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Reaper;
+import dev.padlock.redisserver.TempDirectories;
+import dev.padlock.redisserver.Wait;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
