@@ -32,17 +32,24 @@ public final class ProcessWatcher {
             // A session of its own makes the child a process group leader: one signal then ends all it started.
             "if command -v setsid >/dev/null 2>&1; then setsid \"$@\" & else \"$@\" & fi",
             "child=$!",
-            "end_child() { kill -9 -- -\"$child\" 2>/dev/null || kill -9 \"$child\" 2>/dev/null; }",
+            // The shell's own notices ("Killed") must not go to the JVM's pipe: once the JVM is gone, writing there
+            // raises SIGPIPE, which would end the watcher before it deletes the directory.
+            "exec 2>/dev/null",
+            // A negative pid signals the group. Dash's kill takes no "--": with it, only the fallback would run.
+            "end_child() { kill -9 -\"$child\" || kill -9 \"$child\"; }",
             "trap end_child HUP INT TERM",
             "(",
-            "  while kill -0 \"$jvm\" 2>/dev/null; do sleep 1; done",
-            "  kill -9 -- -\"$child\" 2>/dev/null || kill -9 \"$child\" 2>/dev/null",
+            "  while kill -0 \"$jvm\"; do sleep 1; done",
+            "  end_child",
             ") &",
             "guard=$!",
             "wait \"$child\"",
             "status=$?",
-            "kill \"$guard\" 2>/dev/null",
-            "if ! kill -0 \"$jvm\" 2>/dev/null && [ -n \"$dir\" ]; then rm -rf \"$dir\"; fi",
+            "kill \"$guard\"",
+            // A helper outside the group (a browser's crash handler) may still write there for a moment.
+            "if ! kill -0 \"$jvm\" && [ -n \"$dir\" ]; then",
+            "  for attempt in 1 2 3 4 5; do rm -rf \"$dir\" && break; sleep 1; done",
+            "fi",
             "exit \"$status\"");
 
     private ProcessWatcher() {}

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,58 @@ class ProcessWatcherTest {
         assertThat(run.waitFor()).isEqualTo(3);
         assertThat(output).isEqualTo("one|two words|it's|");
         assertThat(directory).as("left alone while its JVM lives").isDirectory();
+    }
+
+    /** A browser forks helpers: ending the watcher must end every process the child started, not the child alone. */
+    @Test
+    void watcherAskedToEndTakesTheChildsWholeProcessGroupWithIt() throws IOException, InterruptedException {
+        Process watcher = new ProcessBuilder(ProcessWatcher.command(
+                        "padlock-test-watcher", null, List.of("/bin/sh", "-c", "sleep 60 & sleep 60 & wait")))
+                .start();
+        List<ProcessHandle> started = List.of();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sleeps(started = watcher.descendants().toList()) < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(sleeps(started))
+                    .as("the child's two sleeps in %s", started)
+                    .isEqualTo(2);
+
+            watcher.destroy();
+
+            assertThat(watcher.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            List<ProcessHandle> group = started;
+            Wait.until(
+                    "the watched processes " + group + " to end",
+                    () -> group.stream().anyMatch(ProcessWatcherTest::isRunning) ? null : Boolean.TRUE,
+                    () -> "");
+        } finally {
+            started.forEach(ProcessHandle::destroyForcibly);
+            watcher.destroyForcibly();
+        }
+    }
+
+    private static long sleeps(List<ProcessHandle> processes) {
+        return processes.stream()
+                .filter(process -> process.info()
+                        .arguments()
+                        .map(args -> List.of(args).equals(List.of("60")))
+                        .orElse(false))
+                .count();
+    }
+
+    /**
+     * Alive and not a zombie: the sleeps, orphaned when their shell is killed, are reaped by the system's init process,
+     * which in some containers takes seconds.
+     */
+    private static boolean isRunning(ProcessHandle process) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException e) {
+            return process.isAlive();
+        }
     }
 
     @Test
