@@ -15,17 +15,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptException;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.FluentWait;
 
 /**
@@ -96,7 +94,10 @@ public final class HeadlessBrowser implements AutoCloseable {
             "  return parts.join(' ').replace(/\\s+/g, ' ').trim();",
             "};");
 
-    /** The innermost visible element whose deep text contains arguments[0], or null. */
+    /**
+     * The centre, in viewport pixels, of the innermost visible element whose deep text contains arguments[0], scrolled
+     * into view; null when there is none.
+     */
     private static final String FIND_TEXT_SCRIPT = DEEP_TEXT_FUNCTION
             + "\nconst needle = arguments[0];"
             + "\nconst all = [];"
@@ -110,7 +111,10 @@ public final class HeadlessBrowser implements AutoCloseable {
             + "\n  const t = deepText(el);"
             + "\n  if (t.includes(needle) && t.length < bestLength) { best = el; bestLength = t.length; }"
             + "\n}"
-            + "\nreturn best;";
+            + "\nif (!best) return null;"
+            + "\nbest.scrollIntoView({block: 'center', inline: 'center'});"
+            + "\nconst box = best.getBoundingClientRect();"
+            + "\nreturn [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];";
 
     private final Path dir;
     private final ChromeDriverService service;
@@ -202,21 +206,20 @@ public final class HeadlessBrowser implements AutoCloseable {
 
     /**
      * Clicks, as a user would with the mouse, the innermost visible element whose text (open shadow roots included)
-     * contains {@code text}; waits up to {@link #DEFAULT_TIMEOUT} for one to appear that nothing covers.
+     * contains {@code text}; waits up to {@link #DEFAULT_TIMEOUT} for one to appear. The click is a pointer click at
+     * the element's centre, so whatever lies on top there receives it, as in a real browser. (WebDriver's own element
+     * click cannot reach into every shadow root: chromedriver fails on some Dev UI links.)
      */
     public void clickText(String text) {
-        poll(
+        List<?> centre = poll(
                 "a visible element with the text \"" + text + "\" to click",
                 DEFAULT_TIMEOUT,
-                page -> {
-                    WebElement element = (WebElement) live().executeScript(FIND_TEXT_SCRIPT, text);
-                    if (element == null) {
-                        return null;
-                    }
-                    element.click();
-                    return Boolean.TRUE;
-                },
+                page -> (List<?>) live().executeScript(FIND_TEXT_SCRIPT, text),
                 () -> "Page " + currentUrl() + " shows: " + shorten(deepText()));
+        new Actions(live())
+                .moveToLocation(((Number) centre.get(0)).intValue(), ((Number) centre.get(1)).intValue())
+                .click()
+                .perform();
     }
 
     /** The page's current address (client-side routers change it without a load). */
@@ -285,8 +288,8 @@ public final class HeadlessBrowser implements AutoCloseable {
     }
 
     /**
-     * A script may fail while the page replaces its document (a navigation the page starts itself), and a click may
-     * land on an element that is being re-rendered or covered: each counts as "not yet", up to the timeout.
+     * A script may fail while the page replaces its document (a navigation the page starts itself): that counts as
+     * "not yet", up to the timeout.
      */
     private <T> T poll(String what, Duration timeout, Function<WebDriver, T> check, Supplier<String> diagnostics) {
         try {
@@ -294,8 +297,6 @@ public final class HeadlessBrowser implements AutoCloseable {
                     .withTimeout(timeout)
                     .pollingEvery(POLL)
                     .ignoring(JavascriptException.class)
-                    .ignoring(StaleElementReferenceException.class)
-                    .ignoring(ElementClickInterceptedException.class)
                     .until(check);
         } catch (TimeoutException e) {
             String seen;
