@@ -43,6 +43,7 @@ class BomTest {
                         "padlock-extension",
                         "padlock-quarkus",
                         "padlock-quarkus-deployment",
+                        "padlock-redis-server",
                         "padlock-testing",
                         "padlock-testkit");
     }

@@ -40,10 +40,10 @@ final class ClassResources implements AutoCloseable {
             return;
         }
         closed = true;
-        List<Object> resources = new ArrayList<>();
+        List<AutoCloseable> resources = new ArrayList<>();
         for (Object value : started.values()) {
             if (value instanceof AutoCloseable) {
-                resources.add(value);
+                resources.add((AutoCloseable) value);
             }
         }
         started.clear();

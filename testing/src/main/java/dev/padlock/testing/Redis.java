@@ -1,11 +1,12 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Ports;
+import dev.padlock.redisserver.RedisBinary;
+import dev.padlock.redisserver.RedisReplyException;
+import dev.padlock.redisserver.ServerProcess;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,7 +37,7 @@ public final class Redis {
         RedisSource source = RedisSource.detect(RedisSource.Need.CONFIGURED_NODE);
         RedisBinary binary = RedisBinary.of(source.binary(), source.origin());
         AtomicInteger tlsPort = new AtomicInteger(-1);
-        ServerProcess process = startProcess(binary, "redis-server", options.password(), (port, dir) -> {
+        ServerProcess process = ServerProcess.start(binary, "redis-server", options.password(), (port, dir) -> {
             List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
             if (options.hasTls()) {
                 // A fresh one with each try: a lost race for the plain port may have been for this one.
@@ -60,65 +61,17 @@ public final class Redis {
         return RedisSentinel.start(RedisBinary.of(source.binary(), source.origin()));
     }
 
-    /**
-     * A redis-server child process on a free loopback port, from {@code binary} or else the one on the
-     * {@code PATH}, whatever a test would otherwise pick: for tools such as Padlock's Quarkus Dev Services. No
-     * persistence, its own temporary directory, stopped on {@link RedisServer#close()}, on JVM exit, and by a
-     * watcher if the JVM is killed.
-     *
-     * @throws NoRedisAvailableException when there is no such binary
-     */
-    public static RedisServer startLocalServer(Optional<Path> binary) {
-        Optional<Path> found = binary.isPresent() ? binary : findServerOnPath();
-        if (found.isEmpty()) {
-            throw new NoRedisAvailableException("No redis-server binary: none on the PATH and none configured.");
-        }
-        if (!Files.isExecutable(found.get())) {
-            throw new NoRedisAvailableException("Not an executable redis-server: " + found.get());
-        }
-        return startServer(RedisBinary.of(found.get(), binary.isPresent() ? "configured" : "PATH"));
-    }
-
-    /**
-     * The {@code redis-server} executable on the {@code PATH}, the one {@link #startLocalServer} falls back to:
-     * so a tool can tell beforehand whether it could start one.
-     */
-    public static Optional<Path> findServerOnPath() {
-        return RedisSource.findOnPath(System.getenv("PATH"));
-    }
-
     static RedisServer startServer(RedisBinary binary) {
-        return RedisServer.of(startProcess(binary, "redis-server", binary::standaloneArguments));
-    }
-
-    static ServerProcess startProcess(RedisBinary binary, String role, ServerProcess.Arguments arguments) {
-        return startProcess(binary, role, null, arguments);
-    }
-
-    private static ServerProcess startProcess(
-            RedisBinary binary, String role, String password, ServerProcess.Arguments arguments) {
-        ServerProcess process = new ServerProcess(binary, role, false, password, arguments);
-        try {
-            process.launch();
-            process.awaitLaunched();
-            return process;
-        } catch (RuntimeException e) {
-            closeAll(List.of(process), e);
-            throw e;
-        }
+        return RedisServer.of(ServerProcess.startStandalone(binary));
     }
 
     /** Closes everything, newest first, keeping the first failure as the one to report. */
-    static void closeAll(List<?> closeables, RuntimeException primary) {
+    static void closeAll(List<? extends AutoCloseable> closeables, RuntimeException primary) {
         RuntimeException failure = primary;
         for (int i = closeables.size() - 1; i >= 0; i--) {
-            Object closeable = closeables.get(i);
+            AutoCloseable closeable = closeables.get(i);
             try {
-                if (closeable instanceof ServerProcess) {
-                    ((ServerProcess) closeable).close();
-                } else if (closeable instanceof AutoCloseable) {
-                    ((AutoCloseable) closeable).close();
-                }
+                closeable.close();
             } catch (Exception e) {
                 if (failure == null) {
                     failure = e instanceof RuntimeException

@@ -1,5 +1,9 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Info;
+import dev.padlock.redisserver.RedisBinary;
+import dev.padlock.redisserver.ServerProcess;
+import dev.padlock.redisserver.Wait;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.RespConnection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

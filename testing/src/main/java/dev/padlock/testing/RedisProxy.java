@@ -1,5 +1,8 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Ports;
+import dev.padlock.redisserver.RespConnection;
+import dev.padlock.redisserver.Wait;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

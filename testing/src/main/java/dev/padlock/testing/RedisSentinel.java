@@ -1,5 +1,9 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Info;
+import dev.padlock.redisserver.RedisBinary;
+import dev.padlock.redisserver.ServerProcess;
+import dev.padlock.redisserver.Wait;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,14 +37,15 @@ public final class RedisSentinel implements AutoCloseable {
         List<ServerProcess> processes = new ArrayList<>();
         try {
             ServerProcess masterProcess =
-                    Redis.startProcess(binary, "sentinel-monitored master", binary::standaloneArguments);
+                    ServerProcess.start(binary, "sentinel-monitored master", null, binary::standaloneArguments);
             processes.add(masterProcess);
             int masterPort = masterProcess.port();
-            ServerProcess replicaProcess = Redis.startProcess(binary, "sentinel-monitored replica", (port, dir) -> {
-                List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
-                args.addAll(List.of("--replicaof", ServerProcess.HOST, String.valueOf(masterPort)));
-                return args;
-            });
+            ServerProcess replicaProcess =
+                    ServerProcess.start(binary, "sentinel-monitored replica", null, (port, dir) -> {
+                        List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
+                        args.addAll(List.of("--replicaof", ServerProcess.HOST, String.valueOf(masterPort)));
+                        return args;
+                    });
             processes.add(replicaProcess);
             RedisServer master = RedisServer.of(masterProcess);
             RedisServer replica = RedisServer.of(replicaProcess);

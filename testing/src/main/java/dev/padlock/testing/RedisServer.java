@@ -1,5 +1,8 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.RedisReplyException;
+import dev.padlock.redisserver.RespConnection;
+import dev.padlock.redisserver.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,7 +1,6 @@
 package dev.padlock.testing;
 
-import java.io.File;
-import java.nio.file.Files;
+import dev.padlock.redisserver.RedisBinary;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Optional;
@@ -19,7 +18,6 @@ public final class RedisSource {
     static final String ADDRESS_ENV = "PADLOCK_TEST_REDIS";
     static final String BINARY_PROPERTY = "padlock.test.redis-server";
     static final String BINARY_ENV = "PADLOCK_TEST_REDIS_SERVER";
-    static final String BINARY_NAME = "redis-server";
 
     static final String WAY_ADDRESS = "-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)";
     static final String WAY_BINARY = "install redis-server (apt-get install redis-server / brew install redis) or point"
@@ -66,7 +64,7 @@ public final class RedisSource {
                 need,
                 System::getProperty,
                 System::getenv,
-                () -> findOnPath(System.getenv("PATH")),
+                RedisBinary::findOnPath,
                 RedisSource::containerRuntimeAnswers);
     }
 
@@ -103,7 +101,7 @@ public final class RedisSource {
         }
         Optional<Path> onPath = pathLookup.get();
         if (onPath.isPresent()) {
-            return new RedisSource(Kind.BINARY, null, onPath.get(), BINARY_NAME + " on the PATH");
+            return new RedisSource(Kind.BINARY, null, onPath.get(), RedisBinary.NAME + " on the PATH");
         }
         boolean containers = containerRuntime.getAsBoolean();
         if (need == Need.SINGLE_NODE) {
@@ -129,22 +127,6 @@ public final class RedisSource {
             message.append(" A container runtime answers, but containers serve only single-node tests.");
         }
         throw new NoRedisAvailableException(message.toString());
-    }
-
-    static Optional<Path> findOnPath(String path) {
-        if (path == null || path.isEmpty()) {
-            return Optional.empty();
-        }
-        for (String directory : path.split(File.pathSeparator)) {
-            if (directory.isEmpty()) {
-                continue;
-            }
-            Path candidate = Paths.get(directory, BINARY_NAME);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 
     private static boolean containerRuntimeAnswers() {

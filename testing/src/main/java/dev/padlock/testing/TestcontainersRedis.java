@@ -1,5 +1,6 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.Reaper;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;

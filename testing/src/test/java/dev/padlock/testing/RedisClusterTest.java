@@ -2,6 +2,7 @@ package dev.padlock.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.redisserver.Info;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.padlock.redisserver.RespConnection;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketException;

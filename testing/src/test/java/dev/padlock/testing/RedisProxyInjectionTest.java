@@ -2,6 +2,7 @@ package dev.padlock.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.redisserver.RespConnection;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

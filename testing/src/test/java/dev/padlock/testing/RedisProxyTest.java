@@ -3,6 +3,9 @@ package dev.padlock.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.padlock.redisserver.Info;
+import dev.padlock.redisserver.RespConnection;
+import dev.padlock.redisserver.Wait;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;

@@ -3,17 +3,10 @@ package dev.padlock.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
+import dev.padlock.redisserver.RespConnection;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Each test owns its server: these tests take servers down on purpose. */
@@ -155,64 +148,6 @@ class RedisServerLifecycleTest {
                     .hasMessageContaining("needs a redis-server binary");
         }
         external.close();
-    }
-
-    @Test
-    void redisServerDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-        for (String property : List.of(RedisSource.ADDRESS_PROPERTY, RedisSource.BINARY_PROPERTY)) {
-            if (System.getProperty(property) != null) {
-                command.add("-D" + property + "=" + System.getProperty(property));
-            }
-        }
-        command.add(OrphanedServer.class.getName());
-        Process jvm = new ProcessBuilder(command).redirectErrorStream(true).start();
-        long redisPid = -1;
-        try {
-            BufferedReader output =
-                    new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
-            String line =
-                    CompletableFuture.supplyAsync(() -> readStartedLine(output)).get(30, TimeUnit.SECONDS);
-            String[] parts = line.split(" ");
-            redisPid = Long.parseLong(parts[1]);
-            int port = Integer.parseInt(parts[2]);
-            Path directory = Path.of(parts[3]);
-            assertThat(isAlive(redisPid)).isTrue();
-
-            jvm.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-
-            long pid = redisPid;
-            Wait.until(
-                    "the redis-server of a SIGKILLed JVM to be killed by its watcher",
-                    () -> isAlive(pid) ? null : Boolean.TRUE,
-                    () -> "");
-            assertRefusesConnections(port);
-            Wait.until(
-                    "the watcher to remove the orphaned server's directory",
-                    () -> Files.exists(directory) ? null : Boolean.TRUE,
-                    () -> "");
-        } finally {
-            jvm.destroyForcibly();
-            if (redisPid > 0) {
-                ProcessHandle.of(redisPid).ifPresent(ProcessHandle::destroyForcibly);
-            }
-        }
-    }
-
-    private static String readStartedLine(BufferedReader output) {
-        try {
-            StringBuilder seen = new StringBuilder();
-            for (String line = output.readLine(); line != null; line = output.readLine()) {
-                if (line.startsWith(OrphanedServer.STARTED)) {
-                    return line;
-                }
-                seen.append(line).append('\n');
-            }
-            throw new IllegalStateException("The child JVM ended without starting Redis:\n" + seen);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static boolean isAlive(long pid) {

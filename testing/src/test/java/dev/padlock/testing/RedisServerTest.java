@@ -3,6 +3,8 @@ package dev.padlock.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.padlock.redisserver.Info;
+import dev.padlock.redisserver.RedisReplyException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,18 +3,14 @@ package dev.padlock.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class RedisSourceTest {
     private static final Path ON_PATH = Paths.get("/opt/bin/redis-server");
@@ -123,20 +119,6 @@ class RedisSourceTest {
                 .hasMessageContaining("redis-server binary")
                 .hasMessageContaining("-Dpadlock.test.redis-server=/path/to/redis-server")
                 .hasMessageContaining("serves only single-node tests");
-    }
-
-    @Test
-    void pathLookupFindsOnlyAnExecutableRedisServer(@TempDir Path temp) throws IOException {
-        Path notExecutable = Files.createDirectories(temp.resolve("a")).resolve("redis-server");
-        Files.writeString(notExecutable, "");
-        Path executable = Files.createDirectories(temp.resolve("b")).resolve("redis-server");
-        Files.writeString(executable, "");
-        Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
-        String path = temp.resolve("missing") + ":" + notExecutable.getParent() + ":" + executable.getParent();
-
-        assertThat(RedisSource.findOnPath(path)).contains(executable);
-        assertThat(RedisSource.findOnPath(temp.resolve("a").toString())).isEmpty();
-        assertThat(RedisSource.findOnPath(null)).isEmpty();
     }
 
     private RedisSource resolve(RedisSource.Need need, Supplier<Optional<Path>> path, BooleanSupplier runtime) {

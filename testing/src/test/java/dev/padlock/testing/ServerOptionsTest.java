@@ -3,6 +3,8 @@ package dev.padlock.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.padlock.redisserver.RedisReplyException;
+import dev.padlock.redisserver.RespConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.padlock.quarkus.deployment;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.quarkus.runtime.internal.QuarkusRedisHosts;
-import dev.padlock.testing.Redis;
+import dev.padlock.redisserver.RedisBinary;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.IsNormal;
@@ -88,7 +88,8 @@ class PadlockDevServicesProcessor {
                                         dev.shared() && devMode,
                                         dev.serviceName(),
                                         dev.containerEnv())));
-                    case START_PROCESS -> Optional.of(owned(dev, () -> new RedisProcessService(binary)));
+                    case START_PROCESS ->
+                        Optional.of(owned(dev, () -> new RedisProcessService(binary.orElseThrow(), binaryOrigin(dev))));
                 };
         service.ifPresent(services::produce);
     }
@@ -149,7 +150,7 @@ class PadlockDevServicesProcessor {
     /** The configured binary, else {@code redis-server} on the PATH, as the process launcher finds it. */
     private static Optional<Path> redisServer(PadlockBuildTimeConfig.DevServices dev) {
         if (dev.redisServer().isEmpty()) {
-            return Redis.findServerOnPath();
+            return RedisBinary.findOnPath();
         }
         Path configured = Path.of(dev.redisServer().get());
         if (!Files.isExecutable(configured)) {
@@ -157,5 +158,9 @@ class PadlockDevServicesProcessor {
                     + "' is not an executable file. Point it at redis-server, or remove it to use the PATH.");
         }
         return Optional.of(configured);
+    }
+
+    private static String binaryOrigin(PadlockBuildTimeConfig.DevServices dev) {
+        return dev.redisServer().isPresent() ? "quarkus.padlock.devservices.redis-server" : "PATH";
     }
 }

@@ -1,31 +1,33 @@
 package dev.padlock.quarkus.deployment;
 
-import dev.padlock.testing.Redis;
-import dev.padlock.testing.RedisServer;
+import dev.padlock.redisserver.RedisBinary;
+import dev.padlock.redisserver.ServerProcess;
 import io.quarkus.deployment.builditem.Startable;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
  * Dev Services without containers: a {@code redis-server} child process on a free loopback port, no
- * persistence, its own temporary directory. Launched through {@code padlock-testing}, which also stops it at
+ * persistence, its own temporary directory. Launched through {@code padlock-redis-server}, which also stops it at
  * JVM exit and, through a watcher shell, when the JVM is killed.
  */
 final class RedisProcessService implements Startable {
 
     private static final Logger LOG = Logger.getLogger(RedisProcessService.class);
 
-    private final Optional<Path> binary;
-    private RedisServer server;
+    private final Path binary;
+    private final String origin;
+    private ServerProcess server;
 
-    RedisProcessService(Optional<Path> binary) {
+    /** @param origin where {@code binary} came from, for messages: the property that names it, or the PATH */
+    RedisProcessService(Path binary, String origin) {
         this.binary = binary;
+        this.origin = origin;
     }
 
     @Override
     public void start() {
-        server = Redis.startLocalServer(binary);
+        server = ServerProcess.startStandalone(RedisBinary.of(binary, origin));
         LOG.infof("Padlock Dev Services started a local redis-server process at %s", server.uri());
     }
 

@@ -2,10 +2,11 @@ package dev.padlock.examples.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.padlock.examples.browser.HeadlessBrowser;
 import dev.padlock.examples.load.FreePort;
 import dev.padlock.examples.load.InventoryClient;
 import dev.padlock.examples.load.ReservationRun;
-import dev.padlock.testing.HeadlessChromium;
 import io.quarkus.test.QuarkusDevModeTest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,9 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,10 +32,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The example as a developer runs it ({@code quarkus:dev}), once for all checks: Padlock's Dev Services start a local
  * redis-server, reservations lock on it, {@code /q/health/ready} includes Padlock's check, {@code /q/metrics} shows
- * the {@code stock} lock's meters, and the Dev UI, opened in headless Chromium, shows Padlock's card with the
- * example's locked methods, and on its live page the locks held now, queued callers and a recent loss (of the
- * test-only {@link LockProbe}, added to the application). Screenshots of the Dev UI pages land in {@code
- * target/dev-ui/}.
+ * the {@code stock} lock's meters, and the Dev UI has Padlock's card with the example's locked methods, and on its live
+ * page the locks held now, queued callers and a recent loss (of the test-only {@link LockProbe}, added to the
+ * application). The Dev UI's data is read as the page receives it ({@link DevUiData}); one look in headless Chromium
+ * then shows that the pages render it. Screenshots of those pages land in {@code target/dev-ui/}.
  */
 class DevModeTest {
 
@@ -54,8 +58,23 @@ class DevModeTest {
     void devModeShowsPadlockInHealthMetricsAndTheDevUi() throws Exception {
         reservationsLockOnTheDevServicesRedisAndShowInTheMetrics();
         readinessIncludesPadlocksCheck();
-        devUiShowsPadlocksCardAndTheLockedMethods();
-        devUiShowsTheLocksHeldNowQueuedCallersAndLosses();
+        devUiDataListsEveryLockedMethodWithItsSettings();
+
+        assertThat(post("probe/overrun").join().body()).isEqualTo("done");
+        List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                holders.add(post("probe/hold/a-1"));
+            }
+            devUiLiveDataShowsTheHeldLockItsQueuedCallersAndTheLoss();
+            devUiPagesShowPadlocksCardTheLockedMethodsAndTheLiveLocks();
+        } finally {
+            post("probe/release").join();
+        }
+        for (CompletableFuture<HttpResponse<String>> holder : holders) {
+            assertThat(holder.get(60, TimeUnit.SECONDS).body()).isEqualTo("a-1");
+        }
+        devUiLiveDataShowsNothingHeldOnceReleasedAndKeepsTheLoss();
     }
 
     private void reservationsLockOnTheDevServicesRedisAndShowInTheMetrics() throws Exception {
@@ -96,18 +115,92 @@ class DevModeTest {
                 .contains("single [redis://127.0.0.1:");
     }
 
+    /** The card's tables, one row per locked method with the settings the rules resolved, and no named lock. */
+    private void devUiDataListsEveryLockedMethodWithItsSettings() throws Exception {
+        Map<String, JsonNode> data = new DevUiData(APP).buildTimeData();
+        assertThat(data).containsKey("lockedMethods");
+
+        List<Map<String, String>> methods = rows(data.get("lockedMethods"));
+        assertThat(methods)
+                .as("the example's four locked methods and LockProbe's two")
+                .hasSize(6)
+                .contains(
+                        Map.of(
+                                "method", "dev.padlock.examples.inventory.Inventory#reserve(String, int)",
+                                "lock", "stock",
+                                "keys", "padlock:stock:{sku}",
+                                "type", "FAIR",
+                                "wait", "5s",
+                                "lease", "watchdog",
+                                "on failure", "THROW"),
+                        Map.of(
+                                "method", "dev.padlock.examples.inventory.Inventory#nightlyReport()",
+                                "lock", "nightly-report",
+                                "keys", "padlock:nightly-report",
+                                "type", "REENTRANT",
+                                "wait", "0ms",
+                                "lease", "watchdog",
+                                "on failure", "SKIP"));
+        assertThat(methods)
+                .filteredOn(row -> row.get("method").startsWith("dev.padlock.examples.inventory.Inventory#transfer("))
+                .singleElement()
+                .satisfies(row -> assertThat(row)
+                        .containsEntry("keys", "padlock:stock:{from}, padlock:stock:{to}")
+                        .containsEntry("type", "FAIR"));
+        assertThat(data.containsKey("namedLocks") ? rows(data.get("namedLocks")) : List.of())
+                .as("no named lock (the Dev UI leaves out an empty table's data)")
+                .isEmpty();
+    }
+
     /**
-     * What a developer sees: the card among the extensions, with its page links and their counts, then the table the
-     * "Locked methods" link opens, one row per method. A row's cells come out in column order in the page's text.
+     * What the live page polls while one call of {@link LockProbe#hold} holds {@code padlock:probe:a-1} and two more
+     * queue behind it in the application; {@link LockProbe#overrun} outlived its 300 ms lease before.
      */
-    private void devUiShowsPadlocksCardAndTheLockedMethods() {
-        try (HeadlessChromium browser = HeadlessChromium.start()) {
+    private void devUiLiveDataShowsTheHeldLockItsQueuedCallersAndTheLoss() throws Exception {
+        DevUiData devUi = new DevUiData(APP);
+        JsonNode live = awaitLive(devUi, "two callers queued on padlock:probe:a-1", page -> page.get("queues")
+                .toString()
+                .contains("\"waiting\":2"));
+
+        assertThat(rows(live.get("held"))).singleElement().satisfies(row -> assertThat(row)
+                .containsEntry("key", "padlock:probe:a-1")
+                .containsEntry("lock", "probe")
+                .containsEntry("method", "dev.padlock.examples.inventory.LockProbe#hold(String)")
+                .containsEntry("type", "REENTRANT")
+                .containsEntry("lease", "watchdog")
+                .containsEntry("state", "running"));
+        assertThat(rows(live.get("queues"))).containsExactly(Map.of("key", "padlock:probe:a-1", "waiting", "2"));
+        assertThat(rows(live.get("losses"))).anySatisfy(row -> assertThat(row)
+                .containsEntry("key", "padlock:probe-lease")
+                .containsEntry("method", "dev.padlock.examples.inventory.LockProbe#overrun()")
+                .containsEntry("detectedBy", "DEADLINE"));
+        assertThat(devUi.call("heldCount").asInt())
+                .as("the card's label: the locks held now")
+                .isEqualTo(1);
+    }
+
+    private void devUiLiveDataShowsNothingHeldOnceReleasedAndKeepsTheLoss() throws Exception {
+        DevUiData devUi = new DevUiData(APP);
+        JsonNode live =
+                awaitLive(devUi, "nothing held", page -> page.get("held").isEmpty());
+
+        assertThat(rows(live.get("queues"))).isEmpty();
+        assertThat(rows(live.get("losses"))).anyMatch(row -> row.get("key").equals("padlock:probe-lease"));
+        assertThat(devUi.call("heldCount").asInt()).isZero();
+    }
+
+    /**
+     * What a developer sees, in a real browser: the card among the extensions with its page links and their counts,
+     * the table the "Locked methods" link opens, and the live page. The data itself is checked above; this shows
+     * that the pages render it. A row's cells come out in column order in the page's text.
+     */
+    private void devUiPagesShowPadlocksCardTheLockedMethodsAndTheLiveLocks() {
+        try (HeadlessBrowser browser = HeadlessBrowser.start()) {
             try {
                 browser.open(APP.resolve("q/dev-ui/extensions"));
-                String extensions = browser.awaitText("Padlock EXPERIMENTAL @Locked: run CDI bean methods");
-                assertThat(extensions)
+                assertThat(browser.awaitText("Locks held now 1"))
                         .as("Padlock's card")
-                        .as("the example's four locked methods and LockProbe's two")
+                        .contains("Padlock EXPERIMENTAL @Locked: run CDI bean methods")
                         .contains("Locked methods 6")
                         .contains("Named locks 0");
                 browser.screenshot(SCREENSHOTS.resolve("extensions.png"));
@@ -118,45 +211,15 @@ class DevModeTest {
                 assertThat(methods)
                         .as("the Locked methods table")
                         .contains("dev.padlock.examples.inventory.Inventory#reserve(String, int) stock"
-                                + " padlock:stock:{sku} FAIR 5s watchdog THROW")
-                        .contains("dev.padlock.examples.inventory.Inventory#transfer(String, String, int) stock"
-                                + " padlock:stock:{from}, padlock:stock:{to} FAIR")
-                        .contains("dev.padlock.examples.inventory.Inventory#nightlyReport() nightly-report"
-                                + " padlock:nightly-report REENTRANT 0ms watchdog SKIP");
+                                + " padlock:stock:{sku} FAIR 5s watchdog THROW");
                 browser.screenshot(SCREENSHOTS.resolve("locked-methods.png"));
-            } catch (RuntimeException | AssertionError e) {
-                browser.screenshot(SCREENSHOTS.resolve("failed.png"));
-                throw e;
-            }
-        }
-    }
 
-    /**
-     * The live page, as a developer would use it while something holds a lock: one call of {@link LockProbe#hold}
-     * holds {@code padlock:probe:a-1} and two more queue behind it in the application; {@link LockProbe#overrun}
-     * outlived its 300 ms lease before. Then, the holders released, the page says nothing is held, and keeps the loss.
-     */
-    private void devUiShowsTheLocksHeldNowQueuedCallersAndLosses() throws Exception {
-        assertThat(post("probe/overrun").join().body()).isEqualTo("done");
-        List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
-        try (HeadlessChromium browser = HeadlessChromium.start()) {
-            try {
-                for (int i = 0; i < 3; i++) {
-                    holders.add(post("probe/hold/a-1"));
-                }
-                browser.open(APP.resolve("q/dev-ui/extensions"));
-                assertThat(browser.awaitText("Locks held now 1"))
-                        .as("the card's link, labelled with the count of locks held now")
-                        .contains("Padlock");
                 // Opened by its address, not by a click: the link's label is refreshed over JSON-RPC, and a click
                 // that lands while it re-renders is lost (seen in CI).
-                browser.open(APP.resolve("q/dev-ui/padlock-quarkus/locks-held-now"));
-                String live = browser.awaitText("padlock:probe:a-1 2");
-                assertThat(live)
+                browser.open(APP.resolve("q/dev-ui/" + DevUiData.EXTENSION + "/locks-held-now"));
+                assertThat(browser.awaitText("padlock:probe:a-1 2"))
                         .as("the live page")
                         .containsPattern("Held now \\(\\s*1\\s*\\)")
-                        .as("the card's label counts the locks held now")
-                        .contains("Locks held now 1")
                         .containsPattern(
                                 "padlock:probe:a-1 probe dev.padlock.examples.inventory.LockProbe#hold\\(String\\)"
                                         + " REENTRANT [0-9.]+ m?s [0-9.]+ m?s watchdog running")
@@ -164,22 +227,39 @@ class DevModeTest {
                         .containsPattern("padlock:probe-lease dev.padlock.examples.inventory.LockProbe#overrun\\(\\)"
                                 + " DEADLINE");
                 browser.screenshot(SCREENSHOTS.resolve("locks-held-now.png"));
-
-                post("probe/release").join();
-                for (CompletableFuture<HttpResponse<String>> holder : holders) {
-                    assertThat(holder.get(60, TimeUnit.SECONDS).body()).isEqualTo("a-1");
-                }
-                String after = browser.awaitText("No lock is held by this application now.");
-                assertThat(after)
-                        .contains("No caller waits in this application's local queues.")
-                        .contains("padlock:probe-lease");
             } catch (RuntimeException | AssertionError e) {
-                browser.screenshot(SCREENSHOTS.resolve("failed-live.png"));
+                browser.screenshot(SCREENSHOTS.resolve("failed.png"));
                 throw e;
-            } finally {
-                post("probe/release").join();
             }
         }
+    }
+
+    /** Polls the live page's data until {@code ready} holds: the application takes a moment to queue the callers. */
+    private static JsonNode awaitLive(DevUiData devUi, String what, Predicate<JsonNode> ready) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        JsonNode live = devUi.call("liveLocks");
+        while (!ready.test(live)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("The live data never showed " + what + ": " + live);
+            }
+            Thread.sleep(100);
+            live = devUi.call("liveLocks");
+        }
+        return live;
+    }
+
+    /** A JSON array of objects as rows of text cells. */
+    private static List<Map<String, String>> rows(JsonNode array) {
+        assertThat(array).as("a table of rows").isNotNull();
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (JsonNode row : array) {
+            Map<String, String> cells = new LinkedHashMap<>();
+            row.fields()
+                    .forEachRemaining(
+                            cell -> cells.put(cell.getKey(), cell.getValue().asText()));
+            rows.add(cells);
+        }
+        return rows;
     }
 
     private static CompletableFuture<HttpResponse<String>> post(String path) {

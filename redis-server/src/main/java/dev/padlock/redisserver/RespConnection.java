@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -16,13 +16,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Just enough RESP2 to drive a server from the harness, so this module does not pull a Redis client
- * library into the modules whose client behaviour it is meant to test.
+ * Just enough RESP2 to drive a server (PING, INFO, SHUTDOWN, the harness's setup commands), so that neither
+ * Dev Services nor the test harness pull a Redis client library into the modules whose client behaviour they serve
+ * to test. Replies come back as String (simple and bulk strings), Long, List of Object, or null; an error reply is
+ * thrown as {@link RedisReplyException}.
  */
-final class RespConnection implements Closeable {
-    static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+public final class RespConnection implements Closeable {
+    /** How long connecting may take, in milliseconds. */
+    public static final int CONNECT_TIMEOUT_MILLIS = 2_000;
     // Generous because SHUTDOWN on a master may legitimately wait for lagging replicas.
-    static final int READ_TIMEOUT_MILLIS = 15_000;
+    /** How long a reply may take by default, in milliseconds; see {@link #readTimeout}. */
+    public static final int READ_TIMEOUT_MILLIS = 15_000;
 
     private final Socket socket;
     private final InputStream in;
@@ -34,7 +38,8 @@ final class RespConnection implements Closeable {
         this.out = new BufferedOutputStream(socket.getOutputStream());
     }
 
-    static RespConnection open(String host, int port) throws IOException {
+    /** A new connection, not authenticated. */
+    public static RespConnection open(String host, int port) throws IOException {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -48,12 +53,12 @@ final class RespConnection implements Closeable {
     }
 
     /** One round trip; convenience for the many places that need a single command. */
-    static Object call(String host, int port, String... args) throws IOException {
+    public static Object call(String host, int port, String... args) throws IOException {
         return callWithPassword(host, port, null, args);
     }
 
     /** One round trip as the default user with {@code password} ({@code requirepass}), or none when null. */
-    static Object callWithPassword(String host, int port, String password, String... args) throws IOException {
+    public static Object callWithPassword(String host, int port, String password, String... args) throws IOException {
         try (RespConnection connection = open(host, port)) {
             if (password != null) {
                 connection.send("AUTH", password);
@@ -62,7 +67,8 @@ final class RespConnection implements Closeable {
         }
     }
 
-    static boolean accepts(String host, int port) {
+    /** Whether anything accepts a TCP connection on {@code host:port} now. */
+    public static boolean accepts(String host, int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
             return true;
@@ -71,13 +77,14 @@ final class RespConnection implements Closeable {
         }
     }
 
-    Object send(String... args) throws IOException {
+    /** Sends one command and returns its reply. */
+    public Object send(String... args) throws IOException {
         write(args);
         return receive();
     }
 
     /** Sends a command without waiting for its reply, for tests that read the reply later with {@link #receive()}. */
-    void write(String... args) throws IOException {
+    public void write(String... args) throws IOException {
         StringBuilder request = new StringBuilder();
         request.append('*').append(args.length).append("\r\n");
         for (String arg : args) {
@@ -89,12 +96,12 @@ final class RespConnection implements Closeable {
     }
 
     /** The next reply; a {@link java.net.SocketTimeoutException} when none comes within the read timeout. */
-    Object receive() throws IOException {
+    public Object receive() throws IOException {
         return read();
     }
 
     /** How long a read waits for a reply before it fails; the connection stays usable after such a timeout. */
-    void readTimeout(Duration timeout) throws IOException {
+    public void readTimeout(Duration timeout) throws IOException {
         socket.setSoTimeout(Math.toIntExact(timeout.toMillis()));
     }
 

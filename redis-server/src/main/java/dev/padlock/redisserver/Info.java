@@ -1,13 +1,14 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Parses the "key:value" lines that INFO and CLUSTER INFO return. */
-final class Info {
+public final class Info {
     private Info() {}
 
-    static Map<String, String> fields(Object reply) {
+    /** The fields of a reply in their order; empty for anything but a string. */
+    public static Map<String, String> fields(Object reply) {
         Map<String, String> fields = new LinkedHashMap<>();
         if (!(reply instanceof String)) {
             return fields;

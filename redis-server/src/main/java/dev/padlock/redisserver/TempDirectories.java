@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,13 +7,13 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** The temporary directories the harness makes for the processes it starts (a server's files, a browser profile). */
-final class TempDirectories {
+/** The temporary directories made for the processes a JVM starts (a server's files, a browser profile). */
+public final class TempDirectories {
 
     private TempDirectories() {}
 
     /** Deletes {@code dir} and everything in it, as far as it can: a leftover is not worth failing a test over. */
-    static void delete(Path dir) {
+    public static void delete(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

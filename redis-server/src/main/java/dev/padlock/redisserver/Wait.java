@@ -1,27 +1,41 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.time.Duration;
 import java.util.function.Supplier;
 
-/** Bounded polling: every wait in the harness ends, and when it ends badly it says what it waited for. */
-final class Wait {
-    static final Duration TIMEOUT = Duration.ofSeconds(20);
+/**
+ * Bounded polling: every wait for a server ends, and when it ends badly it says what it waited for. A probe that
+ * throws a checked exception (connection refused) or a {@link RedisReplyException} (LOADING, CLUSTERDOWN) has simply
+ * not seen the thing yet; any other runtime exception ends the wait at once.
+ */
+public final class Wait {
+    /** How long {@link #until(String, Probe, Supplier)} waits: far beyond what a healthy server needs. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(20);
     // Short enough that a single server is usable within a few polls of coming up.
     static final long POLL_MILLIS = 20;
 
+    /** One look at the awaited thing. */
     @FunctionalInterface
-    interface Probe<T> {
+    public interface Probe<T> {
         /** The awaited value, or null while it is not there yet. */
         T poll() throws Exception;
     }
 
     private Wait() {}
 
-    static <T> T until(String what, Probe<T> probe, Supplier<String> diagnostics) {
+    /** {@link #until(String, Duration, Probe, Supplier)} for up to {@link #TIMEOUT}. */
+    public static <T> T until(String what, Probe<T> probe, Supplier<String> diagnostics) {
         return until(what, TIMEOUT, probe, diagnostics);
     }
 
-    static <T> T until(String what, Duration timeout, Probe<T> probe, Supplier<String> diagnostics) {
+    /**
+     * Polls every 20 ms until {@code probe} returns a value.
+     *
+     * @param what what is awaited, for the message ("redis-server to answer on 127.0.0.1:6390")
+     * @param diagnostics what to add to the message on a timeout (the end of a log), or an empty string
+     * @throws IllegalStateException on a timeout, naming {@code what}, the last failure and the diagnostics
+     */
+    public static <T> T until(String what, Duration timeout, Probe<T> probe, Supplier<String> diagnostics) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception lastFailure = null;
         while (true) {
@@ -63,7 +77,7 @@ final class Wait {
         }
     }
 
-    static void sleep(String what) {
+    private static void sleep(String what) {
         try {
             Thread.sleep(POLL_MILLIS);
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,11 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Last line of defence for a JVM that ends without closing what it started (System.exit, a test
- * runner that does not call afterAll, Ctrl-C). A SIGKILLed JVM runs no hooks; the per-process
- * watcher shell covers that case.
+ * runner that does not call afterAll, Ctrl-C): one shutdown hook ends whatever is still registered. A SIGKILLed JVM
+ * runs no hooks; the {@link ProcessWatcher} covers that case.
  */
-final class Reaper {
-    interface Reapable {
+public final class Reaper {
+    /** Something to end as the JVM goes down. */
+    public interface Reapable {
         /** Must be fast and must not throw: it runs while the JVM is going down. */
         void reap();
     }
@@ -21,12 +22,14 @@ final class Reaper {
 
     private Reaper() {}
 
-    static void register(Reapable reapable) {
+    /** Ends {@code reapable} as the JVM goes down, unless it is {@link #unregister unregistered} first. */
+    public static void register(Reapable reapable) {
         installHook();
         LIVE.add(reapable);
     }
 
-    static void unregister(Reapable reapable) {
+    /** For what has been closed: the hook no longer needs to end it. */
+    public static void unregister(Reapable reapable) {
         LIVE.remove(reapable);
     }
 

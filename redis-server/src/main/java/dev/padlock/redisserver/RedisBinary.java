@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,14 +6,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A redis-server executable and what the harness must know about its version to configure it. */
-final class RedisBinary {
-    static final String LOG_FILE = "redis.log";
+/** A redis-server executable, and what a launcher must know about its version to configure it. */
+public final class RedisBinary {
+    /** The executable's name, on the {@code PATH} and in messages. */
+    public static final String NAME = "redis-server";
+
+    /** The log file every server writes in its directory ({@code --logfile}). */
+    public static final String LOG_FILE = "redis.log";
 
     private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.");
     private static final Map<Path, RedisBinary> PROBED = new ConcurrentHashMap<>();
@@ -28,8 +33,19 @@ final class RedisBinary {
         this.majorVersion = majorVersion;
     }
 
-    static RedisBinary of(Path path, String origin) {
+    /**
+     * The binary at {@code path}, its version probed once per path ({@code redis-server --version}).
+     *
+     * @param origin where the path came from, for messages ("PATH", "-Dpadlock.test.redis-server")
+     * @throws IllegalStateException when it cannot be run
+     */
+    public static RedisBinary of(Path path, String origin) {
         return PROBED.computeIfAbsent(path, p -> new RedisBinary(p, origin, probeMajorVersion(p, origin)));
+    }
+
+    /** {@code redis-server} on the {@code PATH}: lets a tool tell beforehand whether it could start one. */
+    public static Optional<Path> findOnPath() {
+        return Executables.onPath(NAME);
     }
 
     private static int probeMajorVersion(Path path, String origin) {
@@ -61,21 +77,24 @@ final class RedisBinary {
         }
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
-    String origin() {
+    public String origin() {
         return origin;
     }
 
     /** CLUSTER ADDSLOTSRANGE, SHUTDOWN options and enable-debug-command all arrived in 7.0. */
-    boolean isAtLeast7() {
+    public boolean isAtLeast7() {
         return majorVersion >= 7;
     }
 
-    /** A throwaway, loopback-only, persistence-free node. */
-    List<String> standaloneArguments(int port, Path dir) {
+    /**
+     * The command line of a throw-away, loopback-only, persistence-free node on {@code port}, writing its files and
+     * {@link #LOG_FILE} to {@code dir}.
+     */
+    public List<String> standaloneArguments(int port, Path dir) {
         List<String> args = new ArrayList<>(List.of(
                 "--port",
                 String.valueOf(port),

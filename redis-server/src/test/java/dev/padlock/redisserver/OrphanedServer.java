@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 /**
  * Runs in a child JVM that a test SIGKILLs: no shutdown hook runs then, so only the watcher shell
@@ -10,9 +10,8 @@ final class OrphanedServer {
     private OrphanedServer() {}
 
     public static void main(String[] args) throws InterruptedException {
-        RedisServer redis = Redis.startServer();
-        System.out.println(STARTED + " " + redis.pid() + " " + redis.port() + " "
-                + redis.process().directory());
+        ServerProcess redis = ServerProcess.startStandalone(TestBinary.find());
+        System.out.println(STARTED + " " + redis.pid() + " " + redis.port() + " " + redis.directory());
         System.out.flush();
         // Bounded in case the test that should kill this JVM dies first; the shutdown hook then cleans up.
         Thread.sleep(60_000);

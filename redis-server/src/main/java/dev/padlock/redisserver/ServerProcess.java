@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,14 +11,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One redis-server child process with its own temporary directory, which outlives stop/kill so that
- * a restart on the same port finds its config (cluster nodes.conf, rewritten sentinel config) again.
+ * One redis-server child process on a free loopback port, with its own temporary directory, under a
+ * {@link ProcessWatcher watcher} so that it ends with the JVM that started it: killed by {@link #close()}, by a shutdown
+ * hook, or by its watcher when the JVM is killed outright. Its directory outlives {@link #stop()} and {@link #kill()}
+ * so that a restart on the same port finds its config (cluster nodes.conf, rewritten sentinel config) again.
+ *
+ * <pre>{@code
+ * try (ServerProcess redis = ServerProcess.startStandalone(RedisBinary.of(path, "PATH"))) {
+ *     connect(redis.uri()); // redis://127.0.0.1:<a free port>
+ * }
+ * }</pre>
  */
-final class ServerProcess implements Reaper.Reapable {
-    static final String HOST = "127.0.0.1";
+public final class ServerProcess implements AutoCloseable {
+    /** The address every server listens on: loopback only. */
+    public static final String HOST = "127.0.0.1";
 
+    /** What the watcher shell is called in {@code ps}: the name CI looks for in the processes a build left. */
+    public static final String WATCHER_NAME = "padlock-redis-watcher";
+
+    /** How a server's command line is made: asked anew for each port it tries. */
     @FunctionalInterface
-    interface Arguments {
+    public interface Arguments {
         /** Everything after the binary, for a server listening on {@code port} and living in {@code dir}. */
         List<String> forPort(int port, Path dir) throws IOException;
     }
@@ -28,28 +41,6 @@ final class ServerProcess implements Reaper.Reapable {
     private static final String CONSOLE_FILE = "console.log";
     private static final String BIND_CONFLICT = "Address already in use";
 
-    /*
-     * redis-server is not exec'd directly: a SIGKILLed JVM runs no shutdown hook, and the orphan would
-     * keep its port forever. The shell stays as its parent, and a guard loop kills it once the JVM's pid
-     * is gone; the shell then removes the directory, which no shutdown hook will. The shell reaps the
-     * child itself, so a killed server does not linger as a zombie that still looks alive.
-     */
-    private static final String WATCHER_SCRIPT = String.join(
-            "\n",
-            "jvm=$1; dir=$2; shift 2",
-            "\"$@\" &",
-            "child=$!",
-            "(",
-            "  while kill -0 \"$jvm\" 2>/dev/null; do sleep 1; done",
-            "  kill -9 \"$child\" 2>/dev/null",
-            ") &",
-            "guard=$!",
-            "wait \"$child\"",
-            "status=$?",
-            "kill \"$guard\" 2>/dev/null",
-            "if ! kill -0 \"$jvm\" 2>/dev/null && [ -n \"$dir\" ]; then rm -rf \"$dir\"; fi",
-            "exit \"$status\"");
-
     private final RedisBinary binary;
     private final String role;
     private final boolean clusterBus;
@@ -58,6 +49,8 @@ final class ServerProcess implements Reaper.Reapable {
     private final Path dir;
     private final Path log;
     private final Path console;
+    /** Kept off the public API: the shutdown hook's handle on this server. */
+    private final Reaper.Reapable reaper = this::reap;
 
     private volatile int port = -1;
     private List<String> args;
@@ -67,12 +60,20 @@ final class ServerProcess implements Reaper.Reapable {
     private long consoleOffset;
     private boolean closed;
 
-    ServerProcess(RedisBinary binary, String role, boolean clusterBus, Arguments arguments) {
+    /** A server whose own commands (INFO, SHUTDOWN) need no password; see the full constructor. */
+    public ServerProcess(RedisBinary binary, String role, boolean clusterBus, Arguments arguments) {
         this(binary, role, clusterBus, null, arguments);
     }
 
-    /** @param password the default user's password ({@code requirepass}) the harness sends, or null for none */
-    ServerProcess(RedisBinary binary, String role, boolean clusterBus, String password, Arguments arguments) {
+    /**
+     * Prepares a server and its directory; nothing runs until {@link #launch()}.
+     *
+     * @param role what the server is, for messages ("redis-server", "sentinel", "cluster master 2")
+     * @param clusterBus whether the port must leave port + 10000 free as well, for the cluster bus
+     * @param password the default user's password ({@code requirepass}) for the commands this class sends, or null
+     * @param arguments the command line after the binary, asked anew for every port the server tries
+     */
+    public ServerProcess(RedisBinary binary, String role, boolean clusterBus, String password, Arguments arguments) {
         this.binary = binary;
         this.role = role;
         this.clusterBus = clusterBus;
@@ -85,18 +86,48 @@ final class ServerProcess implements Reaper.Reapable {
         }
         this.log = dir.resolve(RedisBinary.LOG_FILE);
         this.console = dir.resolve(CONSOLE_FILE);
-        Reaper.register(this);
+        Reaper.register(reaper);
+    }
+
+    /**
+     * A throw-away, loopback-only, persistence-free node ({@link RedisBinary#standaloneArguments}), started and
+     * answering: Padlock's Dev Services use this one.
+     *
+     * @throws IllegalStateException when it does not start; the message ends with the last lines of its log
+     */
+    public static ServerProcess startStandalone(RedisBinary binary) {
+        return start(binary, "redis-server", null, binary::standaloneArguments);
+    }
+
+    /**
+     * Launches a server and waits until it answers, as {@link #launch()} and {@link #awaitLaunched()} do; a server
+     * that does not start is closed again, its directory removed.
+     */
+    public static ServerProcess start(RedisBinary binary, String role, String password, Arguments arguments) {
+        ServerProcess process = new ServerProcess(binary, role, false, password, arguments);
+        try {
+            process.launch();
+            process.awaitLaunched();
+            return process;
+        } catch (RuntimeException e) {
+            try {
+                process.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
     }
 
     /** Spawns on a fresh port without waiting, so that several nodes can boot side by side. */
-    synchronized void launch() {
+    public synchronized void launch() {
         ensureOpen();
         choosePort();
         spawn();
     }
 
     /** Waits for {@link #launch()}; a lost race for the port moves the server to another one. */
-    synchronized void awaitLaunched() {
+    public synchronized void awaitLaunched() {
         try {
             for (int attempt = 1; !awaitStartup(); attempt++) {
                 if (attempt >= BIND_ATTEMPTS) {
@@ -113,7 +144,7 @@ final class ServerProcess implements Reaper.Reapable {
     }
 
     /** Starts again on the same port, with the same arguments; no-op while running. */
-    synchronized void start() {
+    public synchronized void start() {
         ensureOpen();
         if (isRunning()) {
             return;
@@ -136,7 +167,7 @@ final class ServerProcess implements Reaper.Reapable {
         }
     }
 
-    synchronized void stop() {
+    public synchronized void stop() {
         if (!isRunning()) {
             awaitWatcherExit();
             return;
@@ -151,7 +182,7 @@ final class ServerProcess implements Reaper.Reapable {
         awaitGone("SHUTDOWN NOSAVE");
     }
 
-    synchronized void kill() {
+    public synchronized void kill() {
         if (!isRunning()) {
             awaitWatcherExit();
             return;
@@ -160,30 +191,39 @@ final class ServerProcess implements Reaper.Reapable {
         awaitGone("SIGKILL");
     }
 
-    synchronized boolean isRunning() {
+    public synchronized boolean isRunning() {
         long current = pid;
         return current > 0
                 && ProcessHandle.of(current).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** The current or, once it has ended, the last redis-server pid. */
-    long pid() {
+    public long pid() {
         return pid;
     }
 
-    int port() {
+    /** The port, chosen by {@link #launch()}; kept across {@link #stop()} and {@link #start()}. */
+    public int port() {
         return port;
     }
 
-    String role() {
+    /** {@code redis://127.0.0.1:<port>}. */
+    public String uri() {
+        return "redis://" + HOST + ":" + port;
+    }
+
+    public String role() {
         return role;
     }
 
-    Path directory() {
+    /** The server's working directory, with its log; removed by {@link #close()}. */
+    public Path directory() {
         return dir;
     }
 
-    synchronized void close() {
+    /** Stops the server if it runs and removes its directory. Idempotent. */
+    @Override
+    public synchronized void close() {
         if (closed) {
             return;
         }
@@ -195,13 +235,12 @@ final class ServerProcess implements Reaper.Reapable {
             throw e;
         } finally {
             TempDirectories.delete(dir);
-            Reaper.unregister(this);
+            Reaper.unregister(reaper);
         }
     }
 
     /** Runs from the shutdown hook, possibly while another thread holds this object's lock. */
-    @Override
-    public void reap() {
+    private void reap() {
         reapProcesses();
         TempDirectories.delete(dir);
     }
@@ -228,15 +267,10 @@ final class ServerProcess implements Reaper.Reapable {
     }
 
     private void spawn() {
-        List<String> command = new ArrayList<>(List.of(
-                "/bin/sh",
-                "-c",
-                WATCHER_SCRIPT,
-                "padlock-redis-watcher",
-                String.valueOf(ProcessHandle.current().pid()),
-                dir.toString(),
-                binary.path().toString()));
-        command.addAll(args);
+        List<String> server = new ArrayList<>();
+        server.add(binary.path().toString());
+        server.addAll(args);
+        List<String> command = ProcessWatcher.command(WATCHER_NAME, dir, server);
         logOffset = size(log);
         consoleOffset = size(console);
         pid = -1;
@@ -317,8 +351,8 @@ final class ServerProcess implements Reaper.Reapable {
         }
     }
 
-    /** The last lines of what the server wrote, for error messages. */
-    String logTail() {
+    /** The last lines of what the server wrote (its log file and its console), for error messages. */
+    public String logTail() {
         StringBuilder tail = new StringBuilder();
         appendTail(tail, log);
         appendTail(tail, console);

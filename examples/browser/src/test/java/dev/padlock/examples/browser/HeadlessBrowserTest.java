@@ -1,11 +1,14 @@
-package dev.padlock.testing;
+package dev.padlock.examples.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -15,15 +18,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The harness against a page like the Dev UI's: text that only a custom element's shadow root holds, and a link
- * inside another shadow root that a script answers, as a client-side router would.
+ * The browser against a page like the Dev UI's: text that only a custom element's shadow root holds, and a link inside
+ * another shadow root that a script answers, as a client-side router would. And what the browser leaves behind: nothing,
+ * whether it is closed or its JVM is killed.
  */
-class HeadlessChromiumTest {
+class HeadlessBrowserTest {
 
     private static final String PAGE = String.join(
             "\n",
@@ -81,10 +87,10 @@ class HeadlessChromiumTest {
 
     @Test
     void findsTextInShadowRootsClicksThroughThemAndLeavesNothingBehind() throws IOException {
-        HeadlessChromium browser = HeadlessChromium.start();
+        HeadlessBrowser browser = HeadlessBrowser.start();
         List<ProcessHandle> processes;
         Path profile = browser.directory();
-        Path screenshot = Path.of("target", "headless-chromium", "fixture.png");
+        Path screenshot = Path.of("target", "headless-browser", "fixture.png");
         try {
             browser.open(page);
             assertThat(browser.evaluate("document.title")).isEqualTo("fixture");
@@ -92,6 +98,7 @@ class HeadlessChromiumTest {
             assertThat(browser.awaitText("Inventory#reserve")).contains("Light text");
             assertThat(browser.evaluate("document.body.innerText"))
                     .as("the text sits in a shadow root, out of reach of innerText")
+                    .asString()
                     .doesNotContain("Inventory#reserve");
 
             browser.clickText("Locked methods");
@@ -100,6 +107,9 @@ class HeadlessChromiumTest {
             Files.deleteIfExists(screenshot);
             browser.screenshot(screenshot);
             processes = browser.processes();
+            assertThat(processes)
+                    .as("the watcher, chromedriver, chromium and its helpers while open")
+                    .hasSizeGreaterThan(3);
         } finally {
             browser.close();
         }
@@ -108,14 +118,16 @@ class HeadlessChromiumTest {
         assertThat(Arrays.copyOf(png, 8))
                 .as("PNG signature")
                 .containsExactly(0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a);
-        assertThat(processes).as("chromium and its helpers while open").isNotEmpty();
-        assertThat(processes).as("chromium processes alive after close").noneMatch(ProcessHandle::isAlive);
+        assertThat(processes).as("processes alive after close").noneMatch(HeadlessBrowser::isRunning);
+        assertThat(naming(profile))
+                .as("processes naming the profile after close")
+                .isEmpty();
         assertThat(profile).doesNotExist();
     }
 
     @Test
     void aMissingTextFailsWithWhatThePageShows() {
-        try (HeadlessChromium browser = HeadlessChromium.start()) {
+        try (HeadlessBrowser browser = HeadlessBrowser.start()) {
             browser.open(page);
 
             assertThatThrownBy(() -> browser.awaitText("No such text", Duration.ofSeconds(2)))
@@ -123,6 +135,70 @@ class HeadlessChromiumTest {
                     .hasMessageContaining("waiting for the page to show \"No such text\"")
                     .hasMessageContaining(page.toString())
                     .hasMessageContaining("Light text");
+        }
+    }
+
+    /** A JVM killed outright runs no shutdown hook: the watcher must end the driver and the browser by itself. */
+    @Test
+    void driverAndBrowserEndWhenTheJvmThatStartedThemIsKilled() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = List.of(
+                java, "-cp", System.getProperty("java.class.path"), OrphanedBrowser.class.getName(), page.toString());
+        Process jvm = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<ProcessHandle> browser = List.of();
+        try {
+            BufferedReader output =
+                    new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
+            String line =
+                    CompletableFuture.supplyAsync(() -> readStartedLine(output)).get(60, TimeUnit.SECONDS);
+            Path profile = Path.of(line.split(" ")[1]);
+            browser = naming(profile);
+            assertThat(browser)
+                    .as("the child JVM's watcher, driver and browser")
+                    .hasSizeGreaterThan(3);
+
+            jvm.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while ((!naming(profile).isEmpty() || Files.exists(profile)) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(naming(profile))
+                    .as("processes alive after their JVM was killed")
+                    .isEmpty();
+            assertThat(profile).as("the profile, removed by the watcher").doesNotExist();
+        } finally {
+            jvm.destroyForcibly();
+            browser.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * Every process of one browser names its directory: the watcher, the driver (its log), the browser and its
+     * helpers (the profile), and the crash handlers, which run outside the driver's process group (their database).
+     */
+    private static List<ProcessHandle> naming(Path directory) {
+        String marker = directory.toString();
+        return ProcessHandle.allProcesses()
+                .filter(process -> process.info()
+                        .arguments()
+                        .map(args -> String.join(" ", args).contains(marker))
+                        .orElse(false))
+                .toList();
+    }
+
+    private static String readStartedLine(BufferedReader output) {
+        try {
+            StringBuilder seen = new StringBuilder();
+            for (String line = output.readLine(); line != null; line = output.readLine()) {
+                if (line.startsWith(OrphanedBrowser.STARTED)) {
+                    return line;
+                }
+                seen.append(line).append('\n');
+            }
+            throw new IllegalStateException("The child JVM ended without starting a browser:\n" + seen);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,6 +1,6 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
-/** An error reply ({@code -ERR ...}) from Redis to a command sent by the harness. */
+/** An error reply ({@code -ERR ...}) from Redis to a command sent through a {@link RespConnection}. */
 public final class RedisReplyException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

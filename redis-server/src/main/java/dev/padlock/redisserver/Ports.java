@@ -1,4 +1,4 @@
-package dev.padlock.testing;
+package dev.padlock.redisserver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,20 +9,26 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Free loopback ports. Asking the kernel (port 0) avoids the shared Redis on 6379 and anything else
+ * Free loopback ports for the servers and proxies a JVM starts. Asking the kernel (port 0) avoids the shared Redis on 6379 and anything else
  * already listening; a port is never handed out twice in one JVM so concurrently starting servers do
  * not race each other for it. Another process can still take it between our check and redis-server's
  * bind, which is why the launcher retries on "Address already in use".
  */
-final class Ports {
-    // Redis places the cluster bus at port + 10000.
-    static final int CLUSTER_BUS_OFFSET = 10_000;
+public final class Ports {
+    /** Redis places the cluster bus at port + 10000. */
+    public static final int CLUSTER_BUS_OFFSET = 10_000;
+
     private static final int MAX_ATTEMPTS = 200;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private Ports() {}
 
-    static int free(boolean withClusterBus) {
+    /**
+     * A loopback port that is free now and has not been handed out before in this JVM.
+     *
+     * @param withClusterBus whether port + {@link #CLUSTER_BUS_OFFSET} must be free too
+     */
+    public static int free(boolean withClusterBus) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             int port = kernelChosenPort();
             if (withClusterBus && (port + CLUSTER_BUS_OFFSET > 65_535 || !isFree(port + CLUSTER_BUS_OFFSET))) {
@@ -37,7 +43,7 @@ final class Ports {
     }
 
     /** Keeps a port bound elsewhere (a proxy that may let go of it for a while) from being handed out. */
-    static void claim(int port) {
+    public static void claim(int port) {
         HANDED_OUT.add(port);
     }
 
