@@ -55,6 +55,7 @@ class ArchitectureTest {
         assertThat(main.contain("dev.padlock.core.engine.PadlockEngine")
                         && main.contain("dev.padlock.cdi.PadlockExtension")
                         && main.contain("dev.padlock.testing.RedisServer")
+                        && main.contain("dev.padlock.redisserver.ServerProcess")
                         && main.contain("dev.padlock.testkit.PadlockAssert")
                         && main.contain("dev.padlock.quarkus.deployment.PadlockProcessor")
                         && main.contain("dev.padlock.quarkus.runtime.internal.PadlockRecorder"))

@@ -93,7 +93,6 @@ public class PadlockExtension implements Extension {
 
     private ConfigView config;
     private ManagedClient managedClient;
-    private RedisReachability reachability;
     private PadlockEngine engine;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
@@ -259,6 +258,7 @@ public class PadlockExtension implements Extension {
         problems.addAll(setup.problems().list());
 
         Supplier<RedissonClient> client;
+        RedisReachability reachability;
         if (applicationHasClient) {
             // The application's own client, looked up once on first use rather than per call.
             client = ResolvedOnce.of(
@@ -295,6 +295,11 @@ public class PadlockExtension implements Extension {
                 .types(PadlockEngine.class, Object.class)
                 .scope(Singleton.class)
                 .createWith(c -> engine);
+        // What the readiness check asks (where MicroProfile Health is present): the client Padlock locks with.
+        event.addBean()
+                .types(RedisReachability.class, Object.class)
+                .scope(Singleton.class)
+                .createWith(c -> reachability);
 
         // Every problem at once, so a developer fixes them in one pass rather than one per deployment.
         for (String problem : problems.list()) {
@@ -321,11 +326,6 @@ public class PadlockExtension implements Extension {
     /** How many meters wait to be bound to a registry or tracer: for tests that count what is kept. */
     int metersAwaitingBinding() {
         return meters == null ? 0 : meters.awaitingBinding();
-    }
-
-    /** For the readiness check: the client Padlock locks with, Padlock's own or the application's. */
-    RedisReachability reachability() {
-        return reachability;
     }
 
     void ready(@Observes AfterDeploymentValidation event, BeanManager beans) {

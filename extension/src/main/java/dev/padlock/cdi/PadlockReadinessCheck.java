@@ -16,12 +16,13 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 class PadlockReadinessCheck implements HealthCheck {
 
+    /** The client Padlock locks with, Padlock's own or the application's (a bean the extension adds). */
     @Inject
-    PadlockExtension padlock;
+    RedisReachability reachability;
 
     @Override
     public HealthCheckResponse call() {
-        RedisReachability.Result result = padlock.reachability().check();
+        RedisReachability.Result result = reachability.check();
         return new HealthCheckResponse(
                 RedisReachability.CHECK_NAME,
                 result.up() ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,

@@ -21,6 +21,9 @@ import java.util.Map;
  *     connect(redis.uri()); // redis://127.0.0.1:<a free port>
  * }
  * }</pre>
+ *
+ * <p>About 400 lines: starting, stopping, killing and restarting one process, and cleaning up after it when its JVM
+ * dies, share its port, directory and watcher; split apart, each would need all three.
  */
 public final class ServerProcess implements AutoCloseable {
     /** The address every server listens on: loopback only. */

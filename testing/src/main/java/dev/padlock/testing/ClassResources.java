@@ -47,6 +47,6 @@ final class ClassResources implements AutoCloseable {
             }
         }
         started.clear();
-        Redis.closeAll(resources, null);
+        Closing.closeAll(resources, null);
     }
 }

@@ -65,28 +65,6 @@ public final class Redis {
         return RedisServer.of(ServerProcess.startStandalone(binary));
     }
 
-    /** Closes everything, newest first, keeping the first failure as the one to report. */
-    static void closeAll(List<? extends AutoCloseable> closeables, RuntimeException primary) {
-        RuntimeException failure = primary;
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            AutoCloseable closeable = closeables.get(i);
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                if (failure == null) {
-                    failure = e instanceof RuntimeException
-                            ? (RuntimeException) e
-                            : new IllegalStateException("Cannot close " + closeable, e);
-                } else if (failure != e) {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (primary == null && failure != null) {
-            throw failure;
-        }
-    }
-
     private static RedisServer reach(RedisSource source) {
         RedisServer server = RedisServer.atAddress(source.address(), source.origin());
         try {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Redis's own log of what it ran, read through {@code MONITOR} from {@link RedisServer#monitor()} on: every command
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>MONITOR costs the server a little per command and never shows {@code AUTH}, {@code HELLO} or other commands it
  * keeps secret; key expiries are not commands and do not show either.
+ *
+ * <p>A little over 250 lines: the commands it returns carry their own parsing of MONITOR's line format.
  */
 public final class RedisMonitor implements AutoCloseable {
 
@@ -126,7 +129,11 @@ public final class RedisMonitor implements AutoCloseable {
         }
     }
 
-    private final RedisServer server;
+    /** The server's address, for messages. */
+    private final String uri;
+    /** Sends {@code ECHO <marker>} to the server on a connection other than the monitor's. */
+    private final Consumer<String> echo;
+
     private final RespConnection connection;
     private final Thread reader;
     private final List<Command> commands = Collections.synchronizedList(new ArrayList<>());
@@ -135,15 +142,20 @@ public final class RedisMonitor implements AutoCloseable {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    private RedisMonitor(RedisServer server, RespConnection connection) {
-        this.server = server;
+    private RedisMonitor(String uri, int port, Consumer<String> echo, RespConnection connection) {
+        this.uri = uri;
+        this.echo = echo;
         this.connection = connection;
-        this.reader = new Thread(this::read, "redis-monitor-" + server.port() + "-" + THREADS.incrementAndGet());
+        this.reader = new Thread(this::read, "redis-monitor-" + port + "-" + THREADS.incrementAndGet());
         reader.setDaemon(true);
     }
 
-    /** Opens a connection to {@code server} (authenticated as the harness is), switches it to MONITOR, starts reading. */
-    static RedisMonitor start(RedisServer server, RespConnection connection) throws IOException {
+    /**
+     * Switches {@code connection} (to the server at {@code uri}, authenticated as the harness is) to MONITOR and starts
+     * reading; {@code echo} sends an {@code ECHO} on another connection, for {@link #sync()}.
+     */
+    static RedisMonitor start(String uri, int port, Consumer<String> echo, RespConnection connection)
+            throws IOException {
         try {
             Object reply = connection.send("MONITOR");
             if (!"OK".equals(reply)) {
@@ -154,7 +166,7 @@ public final class RedisMonitor implements AutoCloseable {
             connection.close();
             throw e;
         }
-        RedisMonitor monitor = new RedisMonitor(server, connection);
+        RedisMonitor monitor = new RedisMonitor(uri, port, echo, connection);
         monitor.reader.start();
         return monitor;
     }
@@ -190,7 +202,7 @@ public final class RedisMonitor implements AutoCloseable {
     public List<Command> commands() {
         Throwable failed = failure;
         if (failed != null) {
-            throw new IllegalStateException("MONITOR of " + server.uri() + " stopped: " + failed, failed);
+            throw new IllegalStateException("MONITOR of " + uri + " stopped: " + failed, failed);
         }
         synchronized (commands) {
             return List.copyOf(commands);
@@ -203,20 +215,20 @@ public final class RedisMonitor implements AutoCloseable {
      */
     public List<Command> sync() {
         String marker = SYNC_MARKER + syncs.incrementAndGet();
-        server.command("ECHO", marker);
+        echo.accept(marker);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         synchronized (this) {
             while (!marker.equals(lastMarker) && failure == null) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0) {
-                    throw new IllegalStateException("MONITOR of " + server.uri() + " did not show " + marker
-                            + " within 10 s (" + commands.size() + " commands read)");
+                    throw new IllegalStateException("MONITOR of " + uri + " did not show " + marker + " within 10 s ("
+                            + commands.size() + " commands read)");
                 }
                 try {
                     wait(left);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for MONITOR of " + server.uri(), e);
+                    throw new IllegalStateException("interrupted while waiting for MONITOR of " + uri, e);
                 }
             }
         }
@@ -230,7 +242,7 @@ public final class RedisMonitor implements AutoCloseable {
         try {
             connection.close();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot close MONITOR of " + server.uri(), e);
+            throw new UncheckedIOException("Cannot close MONITOR of " + uri, e);
         } finally {
             try {
                 reader.join(TimeUnit.SECONDS.toMillis(5));
@@ -242,6 +254,6 @@ public final class RedisMonitor implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RedisMonitor[" + server.uri() + ", " + commands.size() + " commands]";
+        return "RedisMonitor[" + uri + ", " + commands.size() + " commands]";
     }
 }

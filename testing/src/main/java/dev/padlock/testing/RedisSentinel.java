@@ -86,7 +86,7 @@ public final class RedisSentinel implements AutoCloseable {
             }
             return new RedisSentinel(master, replica, sentinels);
         } catch (RuntimeException e) {
-            Redis.closeAll(processes, e);
+            Closing.closeAll(processes, e);
             throw e;
         }
     }
@@ -215,7 +215,7 @@ public final class RedisSentinel implements AutoCloseable {
         all.add(master);
         all.add(replica);
         all.addAll(sentinels);
-        Redis.closeAll(all, null);
+        Closing.closeAll(all, null);
     }
 
     @Override

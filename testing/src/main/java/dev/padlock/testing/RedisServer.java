@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A running single Redis node: started by the harness (controllable: it can be stopped, killed and
  * restarted on the same port) or reached at an address given by the user or a container (not
  * controllable).
+ *
+ * <p>A little over 350 lines: it is the harness's one public handle on a server, so each fault a test may cause
+ * (stop, kill, restart, pause, monitor, proxy) is a method here, each a few lines over {@code ServerProcess}.
  */
 public final class RedisServer implements AutoCloseable {
     private static final int DEFAULT_PORT = 6379;
@@ -31,7 +34,9 @@ public final class RedisServer implements AutoCloseable {
     private final String notControllableBecause;
     private final AutoCloseable release;
     private final int tlsPort;
-    private final Set<RedisProxy> proxies = ConcurrentHashMap.newKeySet();
+    /** The proxies to this server still open ({@link RedisProxy}), closed with it. */
+    private final Set<AutoCloseable> proxies = ConcurrentHashMap.newKeySet();
+
     private boolean closed;
 
     private RedisServer(
@@ -263,7 +268,7 @@ public final class RedisServer implements AutoCloseable {
      */
     public RedisMonitor monitor() {
         try {
-            return RedisMonitor.start(this, connect());
+            return RedisMonitor.start(uri, port(), marker -> command("ECHO", marker), connect());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start MONITOR on " + uri + ": " + e.getMessage(), e);
         }
@@ -286,11 +291,9 @@ public final class RedisServer implements AutoCloseable {
             }
             closed = true;
         }
-        List<RedisProxy> open = new ArrayList<>(proxies);
+        List<AutoCloseable> open = new ArrayList<>(proxies);
         proxies.clear();
-        for (RedisProxy proxy : open) {
-            proxy.close();
-        }
+        Closing.closeAll(open, null);
         if (process != null) {
             process.close();
         } else if (release != null) {
@@ -302,14 +305,14 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    synchronized void register(RedisProxy proxy) {
+    synchronized void register(AutoCloseable proxy) {
         if (closed) {
             throw new IllegalStateException("Cannot start a proxy to " + this + ": it has been closed");
         }
         proxies.add(proxy);
     }
 
-    void unregister(RedisProxy proxy) {
+    void unregister(AutoCloseable proxy) {
         proxies.remove(proxy);
     }
 
