@@ -24,7 +24,7 @@ final class TestBinary {
         return RedisBinary.of(
                 RedisBinary.findOnPath()
                         .orElseThrow(() -> new IllegalStateException("These tests start redis-server, and there is"
-                                + " none on the PATH: install it (apt-get install redis-server / brew install redis)"
+                                + " none on the PATH: install it (apt install redis-server / brew install redis)"
                                 + " or point -D" + PROPERTY + "=/path/to/redis-server at one")),
                 "PATH");
     }

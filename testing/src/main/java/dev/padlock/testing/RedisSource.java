@@ -20,7 +20,7 @@ public final class RedisSource {
     static final String BINARY_ENV = "PADLOCK_TEST_REDIS_SERVER";
 
     static final String WAY_ADDRESS = "-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)";
-    static final String WAY_BINARY = "install redis-server (apt-get install redis-server / brew install redis) or point"
+    static final String WAY_BINARY = "install redis-server (apt install redis-server / brew install redis) or point"
             + " -Dpadlock.test.redis-server=/path/to/redis-server (or PADLOCK_TEST_REDIS_SERVER)";
     static final String WAY_CONTAINER = "start Docker so Testcontainers can run redis:7"
             + " (needs org.testcontainers:testcontainers on the test classpath)";

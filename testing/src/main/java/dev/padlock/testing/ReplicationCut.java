@@ -86,7 +86,7 @@ public final class ReplicationCut implements AutoCloseable {
             }
             throw new IllegalStateException(
                     "Cannot run iptables, which this test needs to make a replica miss the master's writes: install"
-                            + " it (Debian: apt-get install iptables) and run the test as root",
+                            + " it (Debian: apt install iptables) and run the test as root",
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -104,7 +104,7 @@ class RedisSourceTest {
         assertThatThrownBy(() -> resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(false)))
                 .isInstanceOf(NoRedisAvailableException.class)
                 .hasMessageContaining("-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)")
-                .hasMessageContaining("install redis-server (apt-get install redis-server / brew install redis)"
+                .hasMessageContaining("install redis-server (apt install redis-server / brew install redis)"
                         + " or point -Dpadlock.test.redis-server=/path/to/redis-server")
                 .hasMessageContaining("start Docker so Testcontainers can run redis:7");
     }

@@ -70,7 +70,7 @@ final class DevServicesPlan {
                 : "Dev Services found neither a container runtime nor a redis-server binary";
         return "Padlock has no Redis to lock on: padlock.redis.address (and the other padlock.redis.* keys) is not"
                 + " set, and " + why + ". Fix it one of three ways: set padlock.redis.address=redis://host:port;"
-                + " or install redis-server (apt-get install redis-server, brew install redis), or point"
+                + " or install redis-server (apt install redis-server, brew install redis), or point"
                 + " quarkus.padlock.devservices.redis-server at one, so Dev Services start it; or start Docker or"
                 + " Podman so Dev Services run the " + "redis:7 image."
                 + (choice == Choice.DISABLED ? " (Dev Services must be enabled for the last two.)" : "");

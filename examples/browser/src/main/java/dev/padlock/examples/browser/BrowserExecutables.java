@@ -59,7 +59,7 @@ record BrowserExecutables(Path browser, Path driver) {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("Cannot start a headless browser: " + String.join(" and ", problems)
                     + ". Browser tests drive a real Chromium through its chromedriver, and never download either."
-                    + " Install both: on Debian or Ubuntu `sudo apt-get install chromium chromium-driver`; on macOS"
+                    + " Install both: on Debian or Ubuntu `sudo apt install chromium chromium-driver`; on macOS"
                     + " `brew install --cask chromium` and `brew install chromedriver`. Or point -D"
                     + BROWSER_PROPERTY + "=<path to chromium> and -D" + DRIVER_PROPERTY
                     + "=<path to chromedriver> at them. The driver must be the browser's own version.");

@@ -22,7 +22,7 @@ class BrowserExecutablesTest {
                 .hasMessageContaining("no Chromium (looked for chromium, chromium-browser, google-chrome")
                 .hasMessageContaining("and no chromedriver (looked on the PATH)")
                 .hasMessageContaining("never download")
-                .hasMessageContaining("`sudo apt-get install chromium chromium-driver`")
+                .hasMessageContaining("`sudo apt install chromium chromium-driver`")
                 .hasMessageContaining("`brew install --cask chromium` and `brew install chromedriver`")
                 .hasMessageContaining("-Dpadlock.test.chromium=<path to chromium>")
                 .hasMessageContaining("-Dpadlock.test.chromedriver=<path to chromedriver>");
