@@ -1,17 +1,15 @@
-package dev.padlock.core;
+package dev.padlock.core.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.padlock.Locked;
+import dev.padlock.core.PadlockEngine;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
-import dev.padlock.core.plan.LockPlan;
-import dev.padlock.core.plan.LockedMethodValidator;
-import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.shape.ReflectedShapes;
 import java.util.HashMap;
 import java.util.List;
