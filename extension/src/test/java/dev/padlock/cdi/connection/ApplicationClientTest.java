@@ -9,6 +9,7 @@ import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
@@ -24,12 +26,11 @@ import org.redisson.config.Config;
 
 /**
  * An application that produces its own RedissonClient keeps it: Padlock locks through it and creates none.
- * Padlock's own address points at a closed port, so a second client would fail the call.
+ * Padlock's own address points at a closed port, so a second client would fail the call. The application's client
+ * reads its address from its own key, {@code app.redis}.
  */
 @ExtendWith(RedisExtension.class)
 class ApplicationClientTest {
-
-    static RedisServer redis;
 
     @ApplicationScoped
     public static class ClientProducer {
@@ -37,7 +38,7 @@ class ApplicationClientTest {
         @ApplicationScoped
         RedissonClient client() {
             Config config = new Config();
-            config.useSingleServer().setAddress(redis.uri());
+            config.useSingleServer().setAddress(ConfigProvider.getConfig().getValue("app.redis", String.class));
             return Redisson.create(config);
         }
 
@@ -48,24 +49,27 @@ class ApplicationClientTest {
 
     @ApplicationScoped
     public static class Job {
+        @Inject
+        RedissonClient redisson;
+
         @Locked("app-client")
         public Object run() {
-            return redis.command("EXISTS", "padlock:app-client");
+            return redisson.getKeys().countExists("padlock:app-client");
         }
     }
 
     @Test
     void locksThroughTheApplicationsClient(RedisServer server) {
-        redis = server;
         try (Deployment app = Deployment.start(
-                Map.of("padlock.redis.address", "redis://127.0.0.1:1"), ClientProducer.class, Job.class)) {
+                Map.of("padlock.redis.address", "redis://127.0.0.1:1", "app.redis", server.uri()),
+                ClientProducer.class,
+                Job.class)) {
             assertThat(app.bean(Job.class).run()).isEqualTo(1L);
         }
     }
 
     @Test
     void saysAtStartUpWhichOfItsKeysTheApplicationsClientMakesMoot(RedisServer server) {
-        redis = server;
         String secret = "s3cr3t-Pa55";
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         Handler capture = new Handler() {
@@ -89,7 +93,9 @@ class ApplicationClientTest {
                         "padlock.redis.password",
                         secret,
                         "padlock.watchdog-timeout",
-                        "5s"),
+                        "5s",
+                        "app.redis",
+                        server.uri()),
                 ClientProducer.class,
                 Job.class)) {
             assertThat(app.bean(Job.class).run()).isEqualTo(1L);

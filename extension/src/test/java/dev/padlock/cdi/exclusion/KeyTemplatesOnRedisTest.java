@@ -9,15 +9,17 @@ import dev.padlock.cdi.Deployment;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
 
 @ExtendWith(RedisExtension.class)
 class KeyTemplatesOnRedisTest {
-
-    static RedisServer redis;
 
     public record Customer(String id) {}
 
@@ -37,31 +39,40 @@ class KeyTemplatesOnRedisTest {
     public static class Shop {
         final AtomicInteger bodies = new AtomicInteger();
 
+        @Inject
+        RedissonClient redisson;
+
         @Locked(value = "stock", key = "{sku}")
         public Object byName(String sku, int qty) {
             bodies.incrementAndGet();
-            return redis.command("KEYS", "padlock:*");
+            return heldKeys();
         }
 
         @Locked(value = "stock", key = "{1}")
         public Object byPosition(int qty, String sku) {
-            return redis.command("KEYS", "padlock:*");
+            return heldKeys();
         }
 
         @Locked(value = "order", key = "{order.customer.id}")
         public Object byPath(Order order) {
             bodies.incrementAndGet();
-            return redis.command("KEYS", "padlock:*");
+            return heldKeys();
         }
 
         public int bodies() {
             return bodies.get();
         }
+
+        /** The keys Padlock holds while the method runs. */
+        private List<String> heldKeys() {
+            List<String> keys = new ArrayList<>();
+            redisson.getKeys().getKeysByPattern("padlock:*").forEach(keys::add);
+            return keys;
+        }
     }
 
     @Test
     void rendersNamePositionAndPathIntoTheRedisKey(RedisServer server) {
-        redis = server;
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", server.uri()), Shop.class)) {
             Shop shop = app.bean(Shop.class);
             assertThat(shop.byName("A-1", 2)).asList().containsExactly("padlock:stock:A-1");
@@ -73,7 +84,6 @@ class KeyTemplatesOnRedisTest {
 
     @Test
     void aNullAlongThePathFailsAndTheMethodDoesNotRun(RedisServer server) {
-        redis = server;
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", server.uri()), Shop.class)) {
             Shop shop = app.bean(Shop.class);
             assertThatThrownBy(() -> shop.byPath(new Order(null)))
@@ -86,7 +96,6 @@ class KeyTemplatesOnRedisTest {
 
     @Test
     void theKeyPrefixIsConfigurable(RedisServer server) {
-        redis = server;
         try (Deployment app = Deployment.start(
                 Map.of("padlock.redis.address", server.uri(), "padlock.key-prefix", "app1:"), Shop.class)) {
             app.bean(Shop.class).byName("A-1", 1);

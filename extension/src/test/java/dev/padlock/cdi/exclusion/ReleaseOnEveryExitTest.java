@@ -12,25 +12,27 @@ import jakarta.inject.Inject;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
 
 @ExtendWith(RedisExtension.class)
 class ReleaseOnEveryExitTest {
-
-    static RedisServer redis;
 
     @ApplicationScoped
     public static class Jobs {
         @Inject
         Jobs self;
 
+        @Inject
+        RedissonClient redisson;
+
         @Locked("job")
         public long returnsWhileHeld() {
-            return (Long) redis.command("EXISTS", "padlock:job");
+            return redisson.getKeys().countExists("padlock:job");
         }
 
         @Locked("job")
         public void fails() {
-            assertThat(redis.command("EXISTS", "padlock:job")).isEqualTo(1L);
+            assertThat(redisson.getKeys().countExists("padlock:job")).isEqualTo(1L);
             throw new IllegalStateException("boom");
         }
 
@@ -52,7 +54,6 @@ class ReleaseOnEveryExitTest {
 
     @Test
     void releasesAfterReturnAndAfterExceptions(RedisServer server) throws Exception {
-        redis = server;
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", server.uri()), Jobs.class)) {
             Jobs jobs = app.bean(Jobs.class);
 
@@ -73,7 +74,6 @@ class ReleaseOnEveryExitTest {
 
     @Test
     void aNestedCallOfTheSameThreadReentersAndReleasesFully(RedisServer server) {
-        redis = server;
         try (Deployment app = Deployment.start(Map.of("padlock.redis.address", server.uri()), Jobs.class)) {
             assertThat(app.bean(Jobs.class).reenters()).startsWith("inner ran");
             assertThat(server.command("EXISTS", "padlock:job")).isEqualTo(0L);

@@ -7,12 +7,14 @@ import dev.padlock.cdi.Deployment;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
 
 /**
  * Which watchdog timeout a watchdog-mode lock is taken with: {@code padlock.watchdog-timeout} when set, else the
@@ -22,17 +24,18 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(RedisExtension.class)
 class WatchdogPrecedenceTest {
 
-    static RedisServer redis;
-
     @ApplicationScoped
     public static class Job {
+        @Inject
+        RedissonClient redisson;
+
         @Locked("watchdog-precedence")
         public long leaseLeft() {
-            return (Long) redis.command("PTTL", "padlock:watchdog-precedence");
+            return redisson.getKeys().remainTimeToLive("padlock:watchdog-precedence");
         }
     }
 
-    private static Path file(Path dir) throws Exception {
+    private static Path file(Path dir, RedisServer redis) throws Exception {
         Path yaml = dir.resolve("redisson.yaml");
         Files.writeString(yaml, "lockWatchdogTimeout: 7000\nsingleServerConfig:\n  address: \"" + redis.uri() + "\"\n");
         return yaml;
@@ -40,18 +43,16 @@ class WatchdogPrecedenceTest {
 
     @Test
     void theFilesWatchdogTimeoutAppliesWhenTheKeyIsNotSet(RedisServer server, @TempDir Path dir) throws Exception {
-        redis = server;
-        try (Deployment app =
-                Deployment.start(Map.of("padlock.redis.config-file", file(dir).toString()), Job.class)) {
+        try (Deployment app = Deployment.start(
+                Map.of("padlock.redis.config-file", file(dir, server).toString()), Job.class)) {
             assertThat(app.bean(Job.class).leaseLeft()).isBetween(1L, 7_000L);
         }
     }
 
     @Test
     void theKeyWinsOverTheFile(RedisServer server, @TempDir Path dir) throws Exception {
-        redis = server;
         try (Deployment app = Deployment.start(
-                Map.of("padlock.redis.config-file", file(dir).toString(), "padlock.watchdog-timeout", "11s"),
+                Map.of("padlock.redis.config-file", file(dir, server).toString(), "padlock.watchdog-timeout", "11s"),
                 Job.class)) {
             assertThat(app.bean(Job.class).leaseLeft()).isBetween(7_001L, 11_000L);
         }
