@@ -8,11 +8,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The application a scenario runs in: its bean classes and its configuration, {@code padlock.redis.address} aside
- * (the runner points it at the Redis it started). Configuration is kept sorted, so every runner applies it in the
- * same order.
+ * The application a scenario runs in: its bean classes and its configuration. The runner adds the address of the
+ * Redis it started, as {@value #REDIS_ADDRESS} and, unless the configuration names another, as
+ * {@code padlock.redis.address}. Configuration is kept sorted, so every runner applies it in the same order.
  */
 public record ApplicationUnderTest(List<Class<?>> beans, Map<String, String> config) {
+
+    /** The key under which the runner gives the address of its Redis, for beans that connect on their own. */
+    public static final String REDIS_ADDRESS = "padlock-contract.redis-address";
 
     public ApplicationUnderTest {
         beans = List.copyOf(beans);

@@ -41,7 +41,8 @@ public final class OnWeld implements BeforeAllCallback, BeforeEachCallback, Afte
     private synchronized Deployment deployment() {
         if (deployment == null) {
             Map<String, String> config = new HashMap<>(application.config());
-            config.put("padlock.redis.address", redis.uri());
+            config.put(ApplicationUnderTest.REDIS_ADDRESS, redis.uri());
+            config.putIfAbsent("padlock.redis.address", redis.uri());
             deployment = Deployment.start(config, application.beanClasses());
         }
         return deployment;

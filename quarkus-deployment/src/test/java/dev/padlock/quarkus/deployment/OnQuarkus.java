@@ -15,9 +15,14 @@ final class OnQuarkus {
 
     private OnQuarkus() {}
 
-    /** The application, locking on the test Redis. */
+    /** The application, locking on the test Redis unless its configuration names another address. */
     static QuarkusExtensionTest of(ApplicationUnderTest application) {
-        return build(application).overrideConfigKey("padlock.redis.address", TestRedis.uri());
+        QuarkusExtensionTest test =
+                build(application).overrideConfigKey(ApplicationUnderTest.REDIS_ADDRESS, TestRedis.uri());
+        if (!application.config().containsKey("padlock.redis.address")) {
+            test.overrideConfigKey("padlock.redis.address", TestRedis.uri());
+        }
+        return test;
     }
 
     /**
