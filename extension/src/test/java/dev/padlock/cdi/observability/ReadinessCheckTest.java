@@ -2,16 +2,14 @@ package dev.padlock.cdi.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.cdi.OnWeld;
+import dev.padlock.contract.ReadinessContract;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisProxy;
-import dev.padlock.testing.RedisServer;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -20,34 +18,21 @@ import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * With MicroProfile Health on the class path, the extension adds a {@code @Readiness} check: up with the address
- * while Redis answers, down with a reason when it cannot be reached, and never the password.
+ * {@link ReadinessContract} on Weld: with MicroProfile Health on the class path, the extension adds a
+ * {@code @Readiness} check: up with the address while Redis answers, down with a reason when it cannot be reached,
+ * and never the password.
  */
 @ExtendWith(RedisExtension.class)
-class ReadinessCheckTest {
+class ReadinessCheckTest extends ReadinessContract {
+
+    @RegisterExtension
+    static final OnWeld onWeld = OnWeld.of(APPLICATION);
 
     static final String CONFIGURED_SECRET = "k3y-Pa55word";
     static final String ADDRESS_SECRET = "addr-S3cret";
-
-    @ApplicationScoped
-    public static class Job {
-        @Locked("job")
-        public String run() {
-            return "ran";
-        }
-    }
-
-    @Test
-    void upWithTheAddressWhileRedisAnswers(RedisServer redis) {
-        try (Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Job.class)) {
-            HealthCheckResponse response = awaitResponse(app, r -> r.getStatus() == Status.UP);
-
-            assertThat(response.getName()).isEqualTo("padlock");
-            assertThat(response.getData()).hasValue(Map.of("address", "single [" + redis.uri() + "]"));
-        }
-    }
 
     @Test
     void downWithAReasonWhenRedisCannotBeReached(RedisProxy proxy) {
@@ -88,23 +73,8 @@ class ReadinessCheckTest {
         return app.bean(HealthCheck.class, Readiness.Literal.INSTANCE).call();
     }
 
-    /** Padlock's client connects in the background after deployment; the check says "connecting" until then. */
     private static HealthCheckResponse awaitResponse(Deployment app, Predicate<HealthCheckResponse> expected) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        HealthCheckResponse response = check(app);
-        while (!expected.test(response)) {
-            assertThat(System.nanoTime())
-                    .as("within 30 s; last answer %s %s", response.getStatus(), response.getData())
-                    .isLessThan(deadline);
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            response = check(app);
-        }
-        return response;
+        return ReadinessContract.awaitResponse(() -> check(app), expected);
     }
 
     /** A port nothing listens on (it was free a moment ago). */
