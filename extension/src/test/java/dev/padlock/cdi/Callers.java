@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Test callers, each on its own thread, started at once; {@link #await} joins them and rethrows a failure. */
-final class Callers {
+public final class Callers {
 
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         /** What caller number {@code caller} does. */
         void run(int caller) throws Exception;
     }
@@ -22,7 +22,7 @@ final class Callers {
 
     private Callers() {}
 
-    static Callers start(int count, Body body) {
+    public static Callers start(int count, Body body) {
         Callers callers = new Callers();
         for (int c = 0; c < count; c++) {
             int caller = c;
@@ -39,16 +39,16 @@ final class Callers {
         return callers;
     }
 
-    boolean anyRunning() {
+    public boolean anyRunning() {
         return threads.stream().anyMatch(Thread::isAlive);
     }
 
-    void interruptOneAtRandom() {
+    public void interruptOneAtRandom() {
         threads.get(ThreadLocalRandom.current().nextInt(threads.size())).interrupt();
     }
 
     /** Waits up to 2 minutes for each caller; fails if one still runs or one failed. */
-    void await() throws InterruptedException {
+    public void await() throws InterruptedException {
         for (Thread thread : threads) {
             thread.join(TimeUnit.MINUTES.toMillis(2));
             assertThat(thread.isAlive())

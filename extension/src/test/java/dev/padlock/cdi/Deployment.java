@@ -15,7 +15,7 @@ import org.jboss.weld.junit5.WeldInitiator;
  * A Weld 6 container (built with weld-junit5) running the Padlock extension over the given beans, with the
  * given MicroProfile Config. Closing it shuts the container down and releases the config.
  */
-final class Deployment implements AutoCloseable {
+public final class Deployment implements AutoCloseable {
 
     private final WeldContainer container;
     private final Config config;
@@ -25,7 +25,7 @@ final class Deployment implements AutoCloseable {
         this.config = config;
     }
 
-    static Deployment start(Map<String, String> properties, Class<?>... beans) {
+    public static Deployment start(Map<String, String> properties, Class<?>... beans) {
         return start(null, properties, beans);
     }
 
@@ -34,7 +34,7 @@ final class Deployment implements AutoCloseable {
      * so its own Padlock engine and Redis client. Started after the others, it takes over their config for the
      * thread's class loader (they read theirs when they started).
      */
-    static Deployment start(String id, Map<String, String> properties, Class<?>... beans) {
+    public static Deployment start(String id, Map<String, String> properties, Class<?>... beans) {
         Config config = installConfig(properties);
         try {
             Weld weld = WeldInitiator.createWeld();
@@ -52,7 +52,7 @@ final class Deployment implements AutoCloseable {
     }
 
     /** A deployment that is expected to fail: returns what the container threw. */
-    static RuntimeException failing(Map<String, String> properties, Class<?>... beans) {
+    public static RuntimeException failing(Map<String, String> properties, Class<?>... beans) {
         try (Deployment d = start(properties, beans)) {
             throw new AssertionError("the deployment was expected to fail but started");
         } catch (RuntimeException e) {
@@ -60,7 +60,7 @@ final class Deployment implements AutoCloseable {
         }
     }
 
-    static Config installConfig(Map<String, String> properties) {
+    public static Config installConfig(Map<String, String> properties) {
         ConfigProviderResolver resolver = ConfigProviderResolver.instance();
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         resolver.releaseConfig(resolver.getConfig(loader));
@@ -71,7 +71,7 @@ final class Deployment implements AutoCloseable {
         return config;
     }
 
-    <T> T bean(Class<T> type, Annotation... qualifiers) {
+    public <T> T bean(Class<T> type, Annotation... qualifiers) {
         return container.select(type, qualifiers).get();
     }
 

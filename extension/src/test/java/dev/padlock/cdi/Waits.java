@@ -7,12 +7,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** What the scenario tests wait for, each for at most 10 s: a latch a body holds, a condition the test polls. */
-final class Waits {
+public final class Waits {
 
     private Waits() {}
 
     /** Waits for {@code latch}, failing the caller (an assertion) when it is not counted down within 10 s. */
-    static void await(CountDownLatch latch) {
+    public static void await(CountDownLatch latch) {
         try {
             assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
         } catch (InterruptedException e) {
@@ -22,13 +22,13 @@ final class Waits {
     }
 
     /** Polls {@code condition} every 10 ms; fails naming {@code what} when it does not hold within 10 s. */
-    static void until(BooleanSupplier condition, String what) {
+    public static void until(BooleanSupplier condition, String what) {
         poll(condition);
         assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
     }
 
     /** Polls {@code condition} every 10 ms for at most 10 s, and goes on whether it holds or not. */
-    static void poll(BooleanSupplier condition) {
+    public static void poll(BooleanSupplier condition) {
         try {
             for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
                 Thread.sleep(10);

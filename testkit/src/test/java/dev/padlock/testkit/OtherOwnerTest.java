@@ -8,6 +8,7 @@ import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.Locks;
 import dev.padlock.OnFailure;
+import dev.padlock.cdi.Deployment;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

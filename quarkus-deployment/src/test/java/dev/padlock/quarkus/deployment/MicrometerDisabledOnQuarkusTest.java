@@ -3,13 +3,12 @@ package dev.padlock.quarkus.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.Locked;
+import dev.padlock.contract.ReadableMeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.QuarkusExtensionTest;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,17 +21,9 @@ class MicrometerDisabledOnQuarkusTest {
 
     @RegisterExtension
     static final QuarkusExtensionTest app = new QuarkusExtensionTest()
-            .withApplicationRoot(jar -> jar.addClasses(Stock.class, Registry.class, TestRedis.class))
+            .withApplicationRoot(jar -> jar.addClasses(Stock.class, ReadableMeterRegistry.class, TestRedis.class))
             .overrideConfigKey("padlock.redis.address", TestRedis.uri())
             .overrideConfigKey("quarkus.micrometer.enabled", "false");
-
-    public static class Registry {
-        @Produces
-        @Singleton
-        SimpleMeterRegistry registry() {
-            return new SimpleMeterRegistry();
-        }
-    }
 
     @ApplicationScoped
     public static class Stock {

@@ -2,48 +2,37 @@ package dev.padlock.quarkus.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.Locked;
-import io.quarkus.arc.Unremovable;
+import dev.padlock.contract.MixedLockTypes;
+import dev.padlock.contract.Refusal;
 import io.quarkus.test.QuarkusExtensionTest;
-import jakarta.enterprise.context.ApplicationScoped;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A per-lock type set only at run time, after the build checked the types, that mixes types on one key stops the
- * start-up with the same message. (It fails before Padlock connects, so no Redis is needed.)
+ * start-up with the same message ({@link MixedLockTypes#CONFIGURED_TYPE}). (It fails before Padlock connects, so no
+ * Redis is needed.)
  */
 class MixedLockTypesAtStartTest {
 
+    private static final Refusal REFUSAL = MixedLockTypes.CONFIGURED_TYPE;
+
     @RegisterExtension
-    static final QuarkusExtensionTest app = new QuarkusExtensionTest()
-            .withApplicationRoot(jar -> jar.addClasses(Stock.class))
+    static final QuarkusExtensionTest app = runtimeConfig(new QuarkusExtensionTest()
+            .withApplicationRoot(jar -> jar.addClasses(REFUSAL.application().beanClasses()))
+            // start-up only re-checks the beans ArC keeps, and nothing injects these
+            .overrideConfigKey("quarkus.arc.unremovable-types", "dev.padlock.contract.**")
             .overrideConfigKey("quarkus.padlock.devservices.enabled", "false")
             .overrideConfigKey("padlock.redis.address", "redis://127.0.0.1:1")
-            .overrideRuntimeConfigKey("padlock.locks.\"stock:eu-42\".type", "fair")
-            .assertException(e -> {
-                String all = e.toString();
-                for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-                    all += "\n" + c;
-                }
-                String bean = Stock.class.getName();
-                assertThat(all)
-                        .contains("Padlock cannot start, 1 problem(s)")
-                        .contains("Invalid @Locked.type on " + bean + "#reserve(String): its keys"
-                                + " padlock:stock:<key> can be padlock:stock:eu-42, locked as FAIR"
-                                + " (padlock.locks.\"stock:eu-42\".type) by " + bean + "#reserveEu42(), and as"
-                                + " REENTRANT here.");
-            });
+            .assertException(failure -> {
+                REFUSAL.check(failure);
+                assertThat(Refusal.text(failure)).contains("Padlock cannot start, 1 problem(s)");
+            }));
 
-    /** Kept although nothing injects it: start-up only re-checks the beans ArC keeps. */
-    @ApplicationScoped
-    @Unremovable
-    public static class Stock {
-        @Locked(value = "stock", key = "{sku}")
-        public void reserve(String sku) {}
-
-        @Locked("stock:eu-42")
-        public void reserveEu42() {}
+    /** The refusal's configuration, given at run time only. */
+    private static QuarkusExtensionTest runtimeConfig(QuarkusExtensionTest test) {
+        REFUSAL.application().config().forEach(test::overrideRuntimeConfigKey);
+        return test;
     }
 
     @Test
