@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.padlock.LockContext;
 import dev.padlock.Locked;
-import dev.padlock.core.engine.LockedInterceptor;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.PadlockExtension;
+import dev.padlock.core.engine.LockedInterceptor;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

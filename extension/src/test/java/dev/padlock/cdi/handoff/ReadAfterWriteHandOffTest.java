@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockType;
 import dev.padlock.Locked;
-import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.padlock.Locked;
 import dev.padlock.core.client.RedisConnectionReader;
-import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedissonConfigs;
 import dev.padlock.core.config.ConfigView;
