@@ -112,7 +112,8 @@ public final class ServerProcess implements AutoCloseable {
             process.launch();
             process.awaitLaunched();
             return process;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: a started process must not outlive a start that failed
             try {
                 process.close();
             } catch (RuntimeException closing) {

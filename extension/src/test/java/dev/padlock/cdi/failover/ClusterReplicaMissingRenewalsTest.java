@@ -116,13 +116,13 @@ class ClusterReplicaMissingRenewalsTest {
                                     .contains(REDIS_KEY),
                             "the replica to have " + REDIS_KEY);
                     try (ReplicationCut cut = ReplicationCut.start(master, replica)) {
-                        sleepUntil(seen + LEASE_NANOS - TimeUnit.MILLISECONDS.toNanos(1_400));
+                        Promotions.sleepUntil(seen + LEASE_NANOS - TimeUnit.MILLISECONDS.toNanos(1_400));
                         master.kill();
                         killed = System.nanoTime();
                         Promotions.awaitClusterPromotion(replica);
                         promoted = System.nanoTime();
                     }
-                    enterWhenFree(other);
+                    Promotions.enterWhenFree(() -> other.enter("k"), "the key");
                 } finally {
                     release.countDown();
                 }
@@ -143,26 +143,6 @@ class ClusterReplicaMissingRenewalsTest {
                                         + " the promoted replica could grant the key");
                 return new long[] {lossHeard, couldGrant};
             }
-        }
-    }
-
-    private static void enterWhenFree(Work other) throws InterruptedException {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() - giveUp < 0) {
-            try {
-                other.enter("k");
-                return;
-            } catch (RuntimeException e) {
-                Thread.sleep(20); // not free yet, or the client has not found the new master yet
-            }
-        }
-        throw new AssertionError("the other application did not get the key within 30 s of the promotion");
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long left = nanoTime - System.nanoTime();
-        if (left > 0) {
-            TimeUnit.NANOSECONDS.sleep(left);
         }
     }
 }

@@ -130,4 +130,29 @@ final class Promotions {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Runs {@code enter} (a locked call of another application) until it gets the key, at most 30 s: before that it
+     * fails because the key is not free yet, or because the client has not found the new master yet.
+     */
+    static void enterWhenFree(Runnable enter, String what) throws InterruptedException {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() - giveUp < 0) {
+            try {
+                enter.run();
+                return;
+            } catch (RuntimeException e) {
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("the other application did not get " + what + " within 30 s of the promotion");
+    }
+
+    /** Sleeps until {@link System#nanoTime} reaches {@code nanoTime}; returns at once if it has. */
+    static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
 }

@@ -159,19 +159,19 @@ class ReplicaMissingRenewalsTest {
                     taken = awaitHeldOnBoth(sentinel, "padlock:failover:k");
                     try (ReplicationCut cut = ReplicationCut.start(sentinel.master(), sentinel.replica())) {
                         // renewals 2 s and 4 s in reach the master only
-                        sleepUntil(taken + TimeUnit.MILLISECONDS.toNanos(4_300));
+                        Promotions.sleepUntil(taken + TimeUnit.MILLISECONDS.toNanos(4_300));
                         long asked = System.nanoTime();
                         long ttl = (Long) sentinel.replica().command("PTTL", "padlock:failover:k");
                         replicaExpiry = asked + TimeUnit.MILLISECONDS.toNanos(ttl);
                         assertThat(ttl)
                                 .as("the replica's expiry is still the acquisition's")
                                 .isLessThan(2_000);
-                        sleepUntil(replicaExpiry - TimeUnit.MILLISECONDS.toNanos(1_400));
+                        Promotions.sleepUntil(replicaExpiry - TimeUnit.MILLISECONDS.toNanos(1_400));
                         sentinel.master().kill();
                         killed = System.nanoTime();
                         promoted = awaitPromotion(sentinel);
                     }
-                    enterWhenFree(other, "k");
+                    Promotions.enterWhenFree(() -> other.enter("k"), "k");
                 } finally {
                     release.countDown();
                 }
@@ -235,27 +235,6 @@ class ReplicaMissingRenewalsTest {
             Thread.sleep(10);
         }
         throw new AssertionError("the sentinels did not promote the replica within 30 s of the master's death");
-    }
-
-    /** Tries to take the key from the other application until it gets it. */
-    private static void enterWhenFree(Work other, String key) throws InterruptedException {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() - giveUp < 0) {
-            try {
-                other.enter(key);
-                return;
-            } catch (RuntimeException e) {
-                Thread.sleep(20); // not free yet, or the client has not found the new master yet
-            }
-        }
-        throw new AssertionError("the other application did not get " + key + " within 30 s of the promotion");
-    }
-
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
-        long left = nanoTime - System.nanoTime();
-        if (left > 0) {
-            TimeUnit.NANOSECONDS.sleep(left);
-        }
     }
 
     private static Map<String, String> config(RedisSentinel sentinel, boolean confirm) {
