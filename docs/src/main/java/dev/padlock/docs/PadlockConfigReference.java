@@ -69,6 +69,18 @@ public interface PadlockConfigReference {
     Optional<String> onLeaseLost();
 
     /**
+     * When a call that ends inside its caller's JTA transaction (a {@code @Transactional} caller, or the interceptor
+     * placed inside the transaction) gives its lock up: {@code after-transaction}, once that transaction has committed
+     * or rolled back, so the next holder reads what it committed; or {@code on-return}, when the method returns. The
+     * lease is renewed (or runs out, reported as a lost lock) while the transaction completes; with {@code
+     * on-lease-lost=throw} a lock lost meanwhile rolls the transaction back. Calls with no transaction on their
+     * thread, and methods returning {@code CompletionStage}, {@code Uni} or {@code Multi}, are released when their
+     * work ends either way. Has no effect without Jakarta Transactions.
+     */
+    @ConfigDocDefault("after-transaction")
+    Optional<String> release();
+
+    /**
      * How many times in a row a key held in Redis passes straight to the next caller of the same application waiting
      * for it, staying held in Redis, before it is unlocked there so other applications get their turn (see the
      * README's "Hot keys: local hand-off"); {@code 0} turns hand-off off.
@@ -196,5 +208,9 @@ public interface PadlockConfigReference {
         /** This lock's {@code padlock.hand-off-budget}. */
         @ConfigDocDefault("padlock.hand-off-budget")
         Optional<String> handOffBudget();
+
+        /** {@code after-transaction} or {@code on-return}, as {@code padlock.release}, for this lock. */
+        @ConfigDocDefault("padlock.release")
+        Optional<String> release();
     }
 }

@@ -3,6 +3,7 @@ package dev.padlock.cdi;
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.core.CallerContext;
+import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedisReachability;
@@ -22,11 +23,13 @@ import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
+import dev.padlock.core.transaction.JtaTransactions;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Default;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -94,6 +97,7 @@ public class PadlockExtension implements Extension {
     private ConfigView config;
     private ManagedClient managedClient;
     private PadlockEngine engine;
+    private CallerTransactions transactions = CallerTransactions.NONE;
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
@@ -284,12 +288,16 @@ public class PadlockExtension implements Extension {
         // Looked up when a loss is reported (rare), not at deployment, when events cannot be fired yet.
         // With the OpenTelemetry API, whether the application traces is known only once beans can be created.
         meters = applicationHasMeterRegistry || openTelemetryVisible ? new DeferredLockEvents() : null;
+        // The container's transaction manager, where Jakarta Transactions is on the class path: looked up once the
+        // deployment is valid (ready), where the application's naming context is at hand.
+        transactions = JtaTransactions.ifPresent(loader, () -> transactionRegistry(beans, loader));
         PadlockEngine engine = PadlockEngine.start(
                 setup,
                 client,
                 loss -> beans.getEvent().select(LockLost.class).fire(loss),
                 CallerContext.NONE,
-                meters != null ? meters : LockEvents.NONE);
+                meters != null ? meters : LockEvents.NONE,
+                transactions);
         this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)
@@ -334,6 +342,7 @@ public class PadlockExtension implements Extension {
         }
         if (engine != null && deployable) {
             engine.publishMetrics(applicationName());
+            transactions.resolveNow();
         }
         if (meters != null) {
             // Bound also when there is nothing to count in (an OpenTelemetry API on the class path but nothing that
@@ -357,6 +366,27 @@ public class PadlockExtension implements Extension {
                 openTelemetryVisible ? OpenTelemetryTracing.events(beans, applicationHasOpenTelemetry) : null;
         return CompositeLockEvents.of(
                 micrometer != null ? micrometer : LockEvents.NONE, tracing != null ? tracing : LockEvents.NONE);
+    }
+
+    /**
+     * The container's {@code TransactionSynchronizationRegistry}: a CDI bean where it has one, else what every Jakarta
+     * EE server binds at {@link JtaTransactions#JNDI_NAME}; {@code null} where neither is (Weld SE).
+     */
+    private static Object transactionRegistry(BeanManager beans, ClassLoader loader) {
+        try {
+            Class<?> type = Class.forName(JtaTransactions.REGISTRY_TYPE, false, loader);
+            Instance<?> bean = beans.createInstance().select(type);
+            if (bean.isResolvable()) {
+                return bean.get();
+            }
+        } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+            // not a bean here: try JNDI
+        }
+        try {
+            return new InitialContext().lookup(JtaTransactions.JNDI_NAME);
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            return null; // no naming context (Weld SE), or no transaction manager in it
+        }
     }
 
     /** A name for the application's metrics: its module name where the container tells, else "padlock". */

@@ -59,6 +59,12 @@ public final class LockedCall extends LeaseBook {
      */
     public Object acquiring;
 
+    /**
+     * Whether the call ended inside its caller's transaction and keeps its locks until that transaction completes
+     * (for a live view; {@code ReleasePolicy.AFTER_TRANSACTION}).
+     */
+    public volatile boolean awaitingTransaction;
+
     /** Whether {@code LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     public boolean watched;
 
@@ -77,9 +83,9 @@ public final class LockedCall extends LeaseBook {
      * shares that hold instead of asking Redis (see {@link #sharesHolds}). {@code null} when there is none, the common
      * case.
      */
-    private final LockedCall[] hosts;
+    private LockedCall[] hosts; // written by the constructor only, as hostIndexes
 
-    private final int[] hostIndexes;
+    private int[] hostIndexes;
 
     /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
     private LockedCall enclosing;
@@ -100,6 +106,23 @@ public final class LockedCall extends LeaseBook {
             boolean fenced,
             LocalTurns<HandOff.Hold> turns,
             HandOff handOff) {
+        this(facts, locks, owner, fenced, turns, handOff, List.of());
+    }
+
+    /**
+     * @param awaitingTransaction the calls of the caller's transaction that ended and wait for it to complete before
+     *     they release ({@code ReleasePolicy.AFTER_TRANSACTION}): this call shares the holds they keep, as a nested
+     *     call shares its enclosing call's, for it would otherwise wait for a key that waits for this call's
+     *     transaction to end
+     */
+    public LockedCall(
+            CallFacts facts,
+            RLock[] locks,
+            long owner,
+            boolean fenced,
+            LocalTurns<HandOff.Hold> turns,
+            HandOff handOff,
+            List<LockedCall> awaitingTransaction) {
         super(locks.length);
         this.handOff = handOff;
         this.facts = facts;
@@ -108,26 +131,33 @@ public final class LockedCall extends LeaseBook {
         this.tokens = fenced ? new long[locks.length] : null;
         this.turns = turns;
         this.turnsHeld = turns != null ? new boolean[locks.length] : null;
-        LockedCall[] found = null;
-        int[] indexes = null;
         for (LockedCall call = CURRENT.get(); call != null; call = call.enclosing) {
-            if (!call.facts.sameEngineAs(facts)) {
-                continue; // another application's call, run on this thread: its holds are not this one's
-            }
-            for (int i = 0; i < locks.length; i++) {
-                int j = call.indexOf(locks[i].getName());
-                if (j >= 0 && (found == null || found[i] == null)) {
-                    if (found == null) {
-                        found = new LockedCall[locks.length];
-                        indexes = new int[locks.length];
-                    }
-                    found[i] = call;
-                    indexes[i] = j;
+            shareHoldsOf(call);
+        }
+        for (LockedCall call : awaitingTransaction) {
+            shareHoldsOf(call);
+        }
+    }
+
+    /**
+     * Constructor only: records, by lock index, that this call shares the holds {@code call} has of its keys, for
+     * the keys no call found before holds; the arrays are allocated on the first (none, in the common case).
+     */
+    private void shareHoldsOf(LockedCall call) {
+        if (!call.facts.sameEngineAs(facts)) {
+            return; // another application's call, run on this thread: its holds are not this one's
+        }
+        for (int i = 0; i < locks.length; i++) {
+            int j = call.indexOf(locks[i].getName());
+            if (j >= 0 && (hosts == null || hosts[i] == null)) {
+                if (hosts == null) {
+                    hosts = new LockedCall[locks.length];
+                    hostIndexes = new int[locks.length];
                 }
+                hosts[i] = call;
+                hostIndexes[i] = j;
             }
         }
-        this.hosts = found;
-        this.hostIndexes = indexes;
     }
 
     /** The index of the lock on {@code key} among those this call has taken, or -1. */
@@ -430,7 +460,9 @@ public final class LockedCall extends LeaseBook {
     public void describeHeld(boolean renewed, long now, List<LiveLocks.Held> into) {
         int count = takenCount; // read first: markTaken writes acquiredNanos before it
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(now - acquiredNanos);
-        String phase = isReleased() ? "releasing" : isLapsing() ? "lapsing" : "running";
+        String phase = isReleased()
+                ? "releasing"
+                : isLapsing() ? "lapsing" : awaitingTransaction ? "awaiting transaction" : "running";
         for (int i = 0; i < count; i++) {
             if (sharesHold(i)) {
                 continue;

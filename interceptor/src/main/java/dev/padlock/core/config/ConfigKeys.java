@@ -17,6 +17,11 @@ public final class ConfigKeys {
     public static final String LEASE_TIME = "padlock.lease-time";
     /** {@code warn} (the default) or {@code throw}: what a call does when its lock was lost while it ran. */
     public static final String ON_LEASE_LOST = "padlock.on-lease-lost";
+    /**
+     * {@code after-transaction} (the default) or {@code on-return}: whether a call that ends inside its caller's JTA
+     * transaction keeps its lock until that transaction completes.
+     */
+    public static final String RELEASE = "padlock.release";
     /** Where {@code @Locked} sits among interceptors; read at deployment (at build time on Quarkus). */
     public static final String INTERCEPTOR_PRIORITY = "padlock.interceptor-priority";
     /** The lease of watchdog-mode locks, 1 s to 10 years; wins over a config file's {@code lockWatchdogTimeout}. */
@@ -77,6 +82,7 @@ public final class ConfigKeys {
     public static final String LOCK_LEASE_TIME = "lease-time";
     public static final String ON_FAILURE = "on-failure";
     public static final String LOCK_ON_LEASE_LOST = "on-lease-lost";
+    public static final String LOCK_RELEASE = "release";
     public static final String LOCK_HAND_OFF_LIMIT = "hand-off-limit";
     public static final String LOCK_HAND_OFF_BUDGET = "hand-off-budget";
 

@@ -23,6 +23,12 @@ public final class EnumSetting<E extends Enum<E>> {
             " (warn reports a lost lock: event, WARN log, metric; throw also throws LockLostException after the"
                     + " method)");
 
+    public static final EnumSetting<ReleasePolicy> RELEASE_POLICY = new EnumSetting<>(
+            ReleasePolicy.class,
+            "a release policy",
+            " (after-transaction keeps the lock of a call that ends inside its caller's JTA transaction until that"
+                    + " transaction completes; on-return releases it when the method returns)");
+
     private final Class<E> type;
     private final String noun;
     private final String hint;

@@ -10,6 +10,7 @@ import java.time.Duration;
  * @param waitTime how long a caller waits for a lock when neither the lock nor its annotation says
  * @param leaseTime a fixed lease, or {@code null} for the watchdog
  * @param onLeaseLost what a call does when its lock was lost while it ran ({@link ConfigKeys#ON_LEASE_LOST})
+ * @param release when a call that ends inside its caller's transaction gives its lock up ({@link ConfigKeys#RELEASE})
  */
 public record GlobalDefaults(
         String keyPrefix,
@@ -17,7 +18,8 @@ public record GlobalDefaults(
         Duration leaseTime,
         LeaseLossPolicy onLeaseLost,
         int handOffLimit,
-        Duration handOffBudget) {
+        Duration handOffBudget,
+        ReleasePolicy release) {
 
     public static final String DEFAULT_KEY_PREFIX = "padlock:";
     /** Finite so a stuck holder turns into an error rather than a hung request. */
@@ -63,7 +65,11 @@ public record GlobalDefaults(
                 .map(v ->
                         SettingValues.duration(ConfigKeys.HAND_OFF_BUDGET, v, DEFAULT_HAND_OFF_BUDGET, null, problems))
                 .orElse(DEFAULT_HAND_OFF_BUDGET);
-        return new GlobalDefaults(prefix, wait, lease, onLeaseLost, handOffLimit, handOffBudget);
+        ReleasePolicy release = config.get(ConfigKeys.RELEASE)
+                .map(v -> EnumSetting.RELEASE_POLICY.read(
+                        ConfigKeys.RELEASE, v, ReleasePolicy.AFTER_TRANSACTION, problems))
+                .orElse(ReleasePolicy.AFTER_TRANSACTION);
+        return new GlobalDefaults(prefix, wait, lease, onLeaseLost, handOffLimit, handOffBudget, release);
     }
 
     /** The rule for a hand-off limit, global or per lock (named by {@code subject}). */

@@ -5,6 +5,7 @@ import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.Locks;
 import dev.padlock.core.CallerContext;
+import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.events.LiveLocks;
@@ -79,13 +80,27 @@ public final class PadlockEngine {
             Consumer<LockLost> lockLost,
             CallerContext callers,
             LockEvents events) {
+        this(validator, client, lockLost, callers, events, CallerTransactions.NONE);
+    }
+
+    /**
+     * @param transactions the callers' transactions, which calls ending inside one wait for before they release
+     *     (e.g. {@code dev.padlock.core.transaction.JtaTransactions})
+     */
+    public PadlockEngine(
+            LockedMethodValidator validator,
+            Supplier<RedissonClient> client,
+            Consumer<LockLost> lockLost,
+            CallerContext callers,
+            LockEvents events,
+            CallerTransactions transactions) {
         this.validator = validator;
         // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
         RedisClientSource source = RedisClientSource.of(client);
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
-        this.services =
-                new EngineServices(source, renewal, new Releaser(renewal, source), losses, callers, turns, events);
+        this.services = new EngineServices(
+                source, renewal, new Releaser(renewal, source), losses, callers, turns, events, transactions);
     }
 
     /**
@@ -99,22 +114,24 @@ public final class PadlockEngine {
             Supplier<RedissonClient> client,
             Consumer<LockLost> lockLost,
             CallerContext callers) {
-        return start(setup, client, lockLost, callers, LockEvents.NONE);
+        return start(setup, client, lockLost, callers, LockEvents.NONE, CallerTransactions.NONE);
     }
 
     /**
-     * As {@link #start(PadlockSetup, Supplier, Consumer, CallerContext)}, with metrics.
+     * As {@link #start(PadlockSetup, Supplier, Consumer, CallerContext)}, with metrics and the callers' transactions.
      *
      * @param events who observes the locks (e.g. {@code dev.padlock.core.metrics.MicrometerLockEvents}); each method
      *     asks it for its meter here, once
+     * @param transactions the callers' transactions ({@link CallerTransactions#NONE} where there are none)
      */
     public static PadlockEngine start(
             PadlockSetup<Method> setup,
             Supplier<RedissonClient> client,
             Consumer<LockLost> lockLost,
             CallerContext callers,
-            LockEvents events) {
-        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events);
+            LockEvents events,
+            CallerTransactions transactions) {
+        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events, transactions);
         setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
         engine.namedLocks = setup.namedLocks();
         return engine;

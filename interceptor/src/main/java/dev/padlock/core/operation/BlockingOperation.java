@@ -6,8 +6,9 @@ import jakarta.interceptor.InvocationContext;
 
 /**
  * A method whose work is done when it returns: the call takes its locks under an owner id of its own (a nested call
- * of the same thread shares them through the call bound to the thread), and they are released before the result
- * reaches the caller.
+ * of the same thread shares them through the call bound to the thread, a later call of the caller's transaction
+ * through that transaction), and they are released before the result reaches the caller, or, when the call ended
+ * inside its caller's transaction, once that transaction completes.
  */
 final class BlockingOperation extends LockOperation {
 
@@ -18,7 +19,7 @@ final class BlockingOperation extends LockOperation {
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
         refuseIfCallerMustNotBlock();
-        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner());
+        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner(), awaitingTransaction());
         if (!acquireAll(call)) {
             return skipped();
         }
@@ -26,8 +27,8 @@ final class BlockingOperation extends LockOperation {
         try {
             result = proceedBound(ctx, call);
         } catch (Throwable failure) {
-            return releaseThenOutcome(call, null, failure);
+            return endThenOutcome(call, null, failure);
         }
-        return releaseThenOutcome(call, result, null);
+        return endThenOutcome(call, result, null);
     }
 }

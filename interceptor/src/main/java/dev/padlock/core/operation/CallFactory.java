@@ -14,6 +14,7 @@ import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -72,6 +73,11 @@ final class CallFactory {
      * is still connecting, waits for it: for callers that may block (see {@link #newCallLater} for the others).
      */
     LockedCall newCall(Object[] args, long owner) {
+        return newCall(args, owner, List.of());
+    }
+
+    /** As {@link #newCall(Object[], long)}, sharing the holds of {@code awaitingTransaction} (see {@link LockedCall}). */
+    LockedCall newCall(Object[] args, long owner, List<LockedCall> awaitingTransaction) {
         String[] names = keys.render(args);
         Object acquiring = acquiring();
         refuseIfInterrupted(names, acquiring);
@@ -89,7 +95,7 @@ final class CallFactory {
                         interrupted ? e.getCause() : e);
             }
         }
-        return newCall(names, redisson, owner, acquiring);
+        return newCall(names, redisson, owner, acquiring, awaitingTransaction);
     }
 
     /**
@@ -104,7 +110,7 @@ final class CallFactory {
         refuseIfInterrupted(names, acquiring);
         RedissonClient redisson = client.getNow();
         if (redisson != null) {
-            return CompletableFuture.completedFuture(newCall(names, redisson, owner, acquiring));
+            return CompletableFuture.completedFuture(newCall(names, redisson, owner, acquiring, List.of()));
         }
         CompletableFuture<RedissonClient> ready = client.ready();
         boolean bounded = callers.mustNotBlock();
@@ -120,7 +126,7 @@ final class CallFactory {
         ready.whenComplete((connected, failure) -> {
             if (failure == null) {
                 try {
-                    call.complete(newCall(names, connected, owner, acquiring));
+                    call.complete(newCall(names, connected, owner, acquiring, List.of()));
                 } catch (Throwable t) {
                     call.completeExceptionally(t);
                 }
@@ -162,12 +168,17 @@ final class CallFactory {
         }
     }
 
-    private LockedCall newCall(String[] names, RedissonClient redisson, long owner, Object acquiring) {
+    private LockedCall newCall(
+            String[] names,
+            RedissonClient redisson,
+            long owner,
+            Object acquiring,
+            List<LockedCall> awaitingTransaction) {
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
             locks[i] = kind.lock(redisson, names[i]);
         }
-        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff);
+        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff, awaitingTransaction);
         call.acquiring = acquiring;
         return call;
     }

@@ -1,6 +1,7 @@
 package dev.padlock.core.operation;
 
 import dev.padlock.core.CallerContext;
+import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.events.LockEvents;
@@ -10,7 +11,8 @@ import dev.padlock.core.turns.LocalTurns;
 
 /**
  * What the operations of one engine (one application) share: its client, one renewal timer for all its held locks,
- * one releaser, one loss reporter, its callers' context, one local queue per key, and who observes its locks.
+ * one releaser, one loss reporter, its callers' context, one local queue per key, who observes its locks, and its
+ * callers' transactions.
  */
 public record EngineServices(
         RedisClientSource client,
@@ -19,4 +21,5 @@ public record EngineServices(
         LockLossReporter reporter,
         CallerContext callers,
         LocalTurns<HandOff.Hold> turns,
-        LockEvents events) {}
+        LockEvents events,
+        CallerTransactions transactions) {}

@@ -4,9 +4,11 @@ import dev.padlock.LockException;
 import dev.padlock.LockLostException;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.core.CallerContext;
+import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.config.LeaseLossPolicy;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.plan.LockPlan;
@@ -15,6 +17,8 @@ import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
 import jakarta.interceptor.InvocationContext;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +54,8 @@ public abstract class LockOperation {
     final CallFactory calls;
     final Acquirer acquirer;
     final Releaser releaser;
+    /** The callers' transactions, for a lock released after them; {@code NONE} for one released on return. */
+    private final CallerTransactions transactions;
 
     /** @param endsOnReturn whether the method's work is done when it returns (see {@link Acquirer}) */
     LockOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services, boolean endsOnReturn) {
@@ -66,6 +72,9 @@ public abstract class LockOperation {
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.callers = services.callers();
         this.releaser = services.releaser();
+        this.transactions = plan.settings().release() == ReleasePolicy.AFTER_TRANSACTION
+                ? services.transactions()
+                : CallerTransactions.NONE;
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), kind.handsOff(), leaseMillis, services.renewal()::leaseMillis);
         this.acquirer =
@@ -205,6 +214,48 @@ public abstract class LockOperation {
     final Object releaseThenOutcome(LockedCall call, Object value, Throwable failure) throws Exception {
         releaser.releaseAll(call);
         return outcome(call, value, failure);
+    }
+
+    /**
+     * A call whose work is done: releases its locks now, or, when it ended inside its caller's transaction, once that
+     * transaction completes ({@link ReleaseAfterTransaction}); then gives the caller its {@link #outcome}, which
+     * counts the locks lost so far.
+     */
+    final Object endThenOutcome(LockedCall call, Object value, Throwable failure) throws Exception {
+        if (call.takenCount() > 0 && transactions.isActive() && awaitsTransaction(call)) {
+            return outcome(call, value, failure);
+        }
+        return releaseThenOutcome(call, value, failure);
+    }
+
+    private boolean awaitsTransaction(LockedCall call) {
+        call.awaitingTransaction = true; // before the transaction can complete, which may happen on another thread
+        if (transactions.awaitCompletion(new ReleaseAfterTransaction(call, releaser, throwOnLoss))) {
+            return true;
+        }
+        call.awaitingTransaction = false;
+        return false;
+    }
+
+    /**
+     * The calls of the caller's transaction that wait for it to complete before they release: a new call shares
+     * their holds rather than waiting for them (see {@link LockedCall}).
+     */
+    final List<LockedCall> awaitingTransaction() {
+        if (!transactions.isActive()) {
+            return List.of(); // no allocation, the common case
+        }
+        List<CallerTransactions.Completion> waiting = transactions.awaiting();
+        if (waiting.isEmpty()) {
+            return List.of();
+        }
+        List<LockedCall> calls = new ArrayList<>(waiting.size());
+        for (CallerTransactions.Completion completion : waiting) {
+            if (completion instanceof ReleaseAfterTransaction release) {
+                calls.add(release.call);
+            }
+        }
+        return calls;
     }
 
     /**

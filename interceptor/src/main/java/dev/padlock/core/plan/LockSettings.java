@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
+import dev.padlock.core.config.ReleasePolicy;
 import java.time.Duration;
 
 /**
@@ -14,6 +15,8 @@ import java.time.Duration;
  * @param handOffLimit how many times in a row a held key may pass to the next caller of this application waiting
  *     for it without being unlocked in Redis; 0: never
  * @param handOffBudget how long such a chain may keep the key from when it was taken from Redis; 0: no hand-off
+ * @param release whether a call that ends inside its caller's JTA transaction keeps its lock until that transaction
+ *     completes
  */
 public record LockSettings(
         LockType type,
@@ -22,9 +25,13 @@ public record LockSettings(
         OnFailure onFailure,
         LeaseLossPolicy onLeaseLost,
         int handOffLimit,
-        Duration handOffBudget) {
+        Duration handOffBudget,
+        ReleasePolicy release) {
 
-    /** With the default hand-off bounds ({@link GlobalDefaults#DEFAULT_HAND_OFF_LIMIT} and budget). */
+    /**
+     * With the default hand-off bounds ({@link GlobalDefaults#DEFAULT_HAND_OFF_LIMIT} and budget), released after the
+     * caller's transaction.
+     */
     public LockSettings(
             LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
         this(
@@ -34,7 +41,8 @@ public record LockSettings(
                 onFailure,
                 onLeaseLost,
                 GlobalDefaults.DEFAULT_HAND_OFF_LIMIT,
-                GlobalDefaults.DEFAULT_HAND_OFF_BUDGET);
+                GlobalDefaults.DEFAULT_HAND_OFF_BUDGET,
+                ReleasePolicy.AFTER_TRANSACTION);
     }
 
     public boolean usesWatchdog() {

@@ -8,6 +8,7 @@ import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.config.SettingValues;
 import dev.padlock.core.key.BoundTemplate;
 import dev.padlock.core.key.KeyBinder;
@@ -112,7 +113,8 @@ public final class LockedMethodValidator {
                     resolveOnFailure(),
                     resolveOnLeaseLost(),
                     resolveHandOffLimit(),
-                    resolveHandOffBudget());
+                    resolveHandOffBudget(),
+                    resolveRelease());
             ReturnKind returnKind = ReturnKind.checked(method, problems);
             checkSkipOnPrimitive(settings.onFailure(), returnKind);
             if (!problems.isEmpty()) {
@@ -185,6 +187,13 @@ public final class LockedMethodValidator {
                     ConfigKeys.LOCK_HAND_OFF_LIMIT,
                     (subject, text) -> GlobalDefaults.handOffLimit(subject, text, global.handOffLimit(), problems),
                     global::handOffLimit);
+        }
+
+        private ReleasePolicy resolveRelease() {
+            return perLock(
+                    ConfigKeys.LOCK_RELEASE,
+                    (subject, text) -> EnumSetting.RELEASE_POLICY.read(subject, text, global.release(), problems),
+                    global::release);
         }
 
         private Duration resolveHandOffBudget() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.LeaseLossPolicy;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.plan.LockSettings;
 import dev.padlock.core.redis.LockKind;
 import java.time.Duration;
@@ -24,7 +25,14 @@ class HandOffTest {
 
     private static HandOff handOff(LockType type, int limit, Duration budget) {
         LockSettings settings = new LockSettings(
-                type, Duration.ofSeconds(5), null, OnFailure.THROW, LeaseLossPolicy.THROW, limit, budget);
+                type,
+                Duration.ofSeconds(5),
+                null,
+                OnFailure.THROW,
+                LeaseLossPolicy.THROW,
+                limit,
+                budget,
+                ReleasePolicy.AFTER_TRANSACTION);
         return HandOff.of(settings, LockKind.of(type).handsOff(), -1, () -> LEASE_MS);
     }
 

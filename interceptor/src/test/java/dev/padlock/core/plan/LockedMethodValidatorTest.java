@@ -9,6 +9,7 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
 import dev.padlock.core.shape.TypeShape;
@@ -405,6 +406,22 @@ class LockedMethodValidatorTest {
                 .asString()
                 .startsWith("Invalid padlock.locks.\"stock\".on-lease-lost (lock of ")
                 .contains("'explode' is not a policy for a lost lock. Use one of warn, throw (warn reports");
+    }
+
+    @Test
+    void releaseIsAfterTheTransactionUnlessGlobalOrPerLockConfigSaysOnReturn() {
+        assertThat(validate("fine").plan().settings().release()).isEqualTo(ReleasePolicy.AFTER_TRANSACTION);
+        config.put("padlock.release", "on-return");
+        assertThat(validate("fine").plan().settings().release()).isEqualTo(ReleasePolicy.ON_RETURN);
+        config.put("padlock.locks.\"stock\".release", "AFTER_TRANSACTION");
+        assertThat(validate("configured").plan().settings().release()).isEqualTo(ReleasePolicy.AFTER_TRANSACTION);
+
+        config.put("padlock.locks.\"stock\".release", "after-commit");
+        assertThat(problems("configured"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.locks.\"stock\".release (lock of ")
+                .contains("'after-commit' is not a release policy. Use one of after-transaction, on-return");
     }
 
     @Test

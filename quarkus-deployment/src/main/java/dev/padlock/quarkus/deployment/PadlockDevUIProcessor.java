@@ -1,6 +1,7 @@
 package dev.padlock.quarkus.deployment;
 
 import dev.padlock.core.config.DurationText;
+import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockSettings;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
@@ -85,6 +86,8 @@ class PadlockDevUIProcessor {
         row.put("wait", DurationText.format(settings.waitTime()));
         row.put("lease", settings.usesWatchdog() ? "watchdog" : DurationText.format(settings.leaseTime()));
         row.put("on failure", settings.onFailure().name());
+        // Whether a call that ends inside its caller's transaction keeps the lock until that transaction completes.
+        row.put("release", EnumSetting.spelled(settings.release()));
         return row;
     }
 }

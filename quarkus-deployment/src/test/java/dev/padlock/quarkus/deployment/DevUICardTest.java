@@ -51,7 +51,8 @@ class DevUICardTest {
                                 "type", "REENTRANT",
                                 "wait", "250ms",
                                 "lease", "30s",
-                                "on failure", "THROW"),
+                                "on failure", "THROW",
+                                "release", "after-transaction"),
                         Map.of(
                                 "method", Shop.class.getName() + "#settle()",
                                 "lock", Shop.class.getName() + "#settle",
@@ -59,7 +60,8 @@ class DevUICardTest {
                                 "type", "FENCED",
                                 "wait", "5s",
                                 "lease", "watchdog",
-                                "on failure", "THROW")));
+                                "on failure", "THROW",
+                                "release", "after-transaction")));
         assertThat(card.getBuildTimeData()
                         .get(PadlockDevUIProcessor.NAMED_LOCKS)
                         .getContent())

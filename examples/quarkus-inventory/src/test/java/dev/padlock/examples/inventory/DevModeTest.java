@@ -132,7 +132,8 @@ class DevModeTest {
                                 "type", "FAIR",
                                 "wait", "5s",
                                 "lease", "watchdog",
-                                "on failure", "THROW"),
+                                "on failure", "THROW",
+                                "release", "after-transaction"),
                         Map.of(
                                 "method", "dev.padlock.examples.inventory.Inventory#nightlyReport()",
                                 "lock", "nightly-report",
@@ -140,7 +141,8 @@ class DevModeTest {
                                 "type", "REENTRANT",
                                 "wait", "0ms",
                                 "lease", "watchdog",
-                                "on failure", "SKIP"));
+                                "on failure", "SKIP",
+                                "release", "after-transaction"));
         assertThat(methods)
                 .filteredOn(row -> row.get("method").startsWith("dev.padlock.examples.inventory.Inventory#transfer("))
                 .singleElement()

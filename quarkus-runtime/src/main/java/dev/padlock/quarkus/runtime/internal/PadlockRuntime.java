@@ -15,8 +15,10 @@ import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.ReflectedShapes;
+import dev.padlock.core.transaction.JtaTransactions;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableBean;
+import io.quarkus.arc.InstanceHandle;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,7 +76,9 @@ public final class PadlockRuntime {
                 VertxCallerContext.ifPresent(loader),
                 CompositeLockEvents.of(
                         micrometer ? MicrometerMeters.events() : LockEvents.NONE,
-                        tracing ? OpenTelemetrySpans.events() : LockEvents.NONE));
+                        tracing ? OpenTelemetrySpans.events() : LockEvents.NONE),
+                // With quarkus-narayana-jta: looked up on the first call that ends, once the transaction manager is up.
+                JtaTransactions.ifPresent(loader, () -> transactionRegistry(loader)));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.
@@ -95,6 +99,17 @@ public final class PadlockRuntime {
                 .getOptionalValue("quarkus.application.name", String.class)
                 .orElse("padlock"));
         engine = newEngine;
+    }
+
+    /** Narayana's {@code TransactionSynchronizationRegistry} bean; {@code null} without a transaction manager. */
+    private static Object transactionRegistry(ClassLoader loader) {
+        try {
+            InstanceHandle<?> registry =
+                    Arc.container().instance(Class.forName(JtaTransactions.REGISTRY_TYPE, false, loader));
+            return registry.isAvailable() ? registry.get() : null;
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
     }
 
     /** Padlock's client is a default bean; any other {@code RedissonClient} bean is the application's. */
