@@ -1,11 +1,18 @@
 package dev.padlock.examples.inventory;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.examples.ledger.LedgerWar;
 import dev.padlock.examples.load.InventoryApps;
 import dev.padlock.examples.load.InventoryClient;
 import dev.padlock.examples.load.RunningApp;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisServer;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +37,15 @@ class WildFlyInventoryIT {
     @BeforeAll
     static void start() {
         redis = Redis.startServer();
-        wildFly = InventoryApps.startWildFly(WILDFLY_HOME, WAR, "wildfly", redis.uri(), LOGS, Map.of());
+        // The example's WAR plus the transaction check's classes; the check's control lock releases on return.
+        Path war = LedgerWar.of(WAR, LOGS.resolve("wildfly-ledger.war"));
+        wildFly = InventoryApps.startWildFly(
+                WILDFLY_HOME,
+                war,
+                "wildfly",
+                redis.uri(),
+                LOGS,
+                Map.of("padlock.locks.ledger-on-return.release", "on-return"));
         client.warmUp(wildFly.baseUri());
     }
 
@@ -50,6 +65,31 @@ class WildFlyInventoryIT {
     @Test
     void wildFlySellsExactlyTheStock() {
         InventoryChecks.sellsExactlyTheStock("WildFly", client, redis, List.of(wildFly.baseUri()), "apple");
+    }
+
+    /**
+     * With WildFly's own transaction manager and its default datasource (H2): a caller's transaction around a locked
+     * read-modify-write of a row, and a second caller starting as soon as the locked call returned. The lock outlives
+     * the first transaction, so the second reads its commit (1) and both updates count (2); the control lock, released
+     * on return, lets the second read the old row (0) and lose the first update (1). With padlock.release=on-return
+     * for both, the first check failed the same way ("0 1").
+     */
+    @Test
+    void theNextHolderReadsWhatTheCallersTransactionCommitted() throws Exception {
+        assertThat(ledgerCheck("after-transaction")).isEqualTo("1 2");
+        assertThat(ledgerCheck("on-return")).as("control: released on return").isEqualTo("0 1");
+    }
+
+    private static String ledgerCheck(String release) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(wildFly.baseUri().resolve("/ledger-check?release=" + release))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .timeout(Duration.ofSeconds(60))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().trim();
     }
 
     /**
