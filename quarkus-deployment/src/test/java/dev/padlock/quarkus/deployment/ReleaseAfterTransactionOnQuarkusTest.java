@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
+import dev.padlock.Locks;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.QuarkusExtensionTest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Transactional;
 import java.sql.Connection;
@@ -46,7 +51,13 @@ class ReleaseAfterTransactionOnQuarkusTest {
     @RegisterExtension
     static final QuarkusExtensionTest app = new QuarkusExtensionTest()
             .withApplicationRoot(jar -> jar.addClasses(
-                    Rows.class, Counter.class, Callers.class, Losses.class, TestRedis.class, TestDatabase.class))
+                    Rows.class,
+                    Counter.class,
+                    Callers.class,
+                    Losses.class,
+                    Meters.class,
+                    TestRedis.class,
+                    TestDatabase.class))
             .overrideConfigKey("padlock.redis.address", TestRedis.uri())
             .overrideConfigKey("quarkus.datasource.db-kind", "other")
             .overrideConfigKey("quarkus.datasource.jdbc.driver", "org.h2.Driver")
@@ -114,6 +125,11 @@ class ReleaseAfterTransactionOnQuarkusTest {
             return add(id, () -> {});
         }
 
+        @Locked(value = "ledger-metered", key = "{id}")
+        public int incrementMetered(String id) {
+            return add(id, () -> {});
+        }
+
         @Locked(value = "ledger-twice", key = "{id}", waitTime = "2s")
         public int incrementBriefWait(String id) {
             return add(id, () -> {});
@@ -170,6 +186,49 @@ class ReleaseAfterTransactionOnQuarkusTest {
             counter.incrementBriefWait(id);
             counter.incrementBriefWait(id);
         }
+
+        /** What the meters and Redis say between the locked call's return and the commit. */
+        @Transactional
+        public String incrementThenLook(String id, MeterRegistry registry) {
+            counter.incrementMetered(id);
+            return describe(registry, "ledger-metered", "padlock:ledger-metered:" + id);
+        }
+
+        /** The same through {@code Locks}: a lock taken in code is released after the transaction too. */
+        @Transactional
+        public String incrementInCodeThenLook(String id, MeterRegistry registry) {
+            locks.on("ledger-in-code", id).run(() -> rows.set(id, rows.amount(id) + 1));
+            return describe(registry, "ledger-in-code", "padlock:ledger-in-code:" + id);
+        }
+
+        @Inject
+        Rows rows;
+
+        @Inject
+        Locks locks;
+
+        @Inject
+        RedissonClient redisson;
+
+        private String describe(MeterRegistry registry, String lock, String key) {
+            return ReleaseAfterTransactionOnQuarkusTest.describe(
+                    registry, lock, redisson.getKeys().countExists(key) == 1);
+        }
+    }
+
+    /** A registry the test can read; Quarkus's Micrometer extension gives Padlock's meters to it. */
+    public static class Meters {
+        @Produces
+        @Singleton
+        SimpleMeterRegistry registry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+
+    static String describe(MeterRegistry registry, String lock, boolean held) {
+        return "held in Redis " + held + ", holds ended "
+                + registry.get("padlock.lock.held").tag("lock", lock).timer().count() + ", active "
+                + registry.get("padlock.lock.active").tag("lock", lock).gauge().value();
     }
 
     @ApplicationScoped
@@ -197,6 +256,9 @@ class ReleaseAfterTransactionOnQuarkusTest {
 
     @Inject
     RedissonClient redisson;
+
+    @Inject
+    SimpleMeterRegistry registry;
 
     private static final ExecutorService pool = Executors.newCachedThreadPool();
 
@@ -253,6 +315,25 @@ class ReleaseAfterTransactionOnQuarkusTest {
         counter.increment(id, () -> assertThat(held("padlock:ledger:" + id)).isTrue());
         assertThat(held("padlock:ledger:" + id)).isFalse();
         assertThat(TestDatabase.amount(id)).isEqualTo(1);
+    }
+
+    /**
+     * The hold lasts until the commit, and the meters say so: between the locked call's return and the commit the key
+     * is held, the lock counts as active and no hold has ended; after it, the hold ended once and nothing is active.
+     * The same for a lock taken in code ({@code Locks}).
+     */
+    @Test
+    void theHoldEndsAtTheCommitAndTheMetersSaySo() {
+        String id = newRow();
+        assertThat(callers.incrementThenLook(id, registry)).isEqualTo("held in Redis true, holds ended 0, active 1.0");
+        assertThat(describe(registry, "ledger-metered", held("padlock:ledger-metered:" + id)))
+                .isEqualTo("held in Redis false, holds ended 1, active 0.0");
+
+        assertThat(callers.incrementInCodeThenLook(id, registry))
+                .isEqualTo("held in Redis true, holds ended 0, active 1.0");
+        assertThat(describe(registry, "ledger-in-code", held("padlock:ledger-in-code:" + id)))
+                .isEqualTo("held in Redis false, holds ended 1, active 0.0");
+        assertThat(TestDatabase.amount(id)).isEqualTo(2);
     }
 
     /**
