@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.Locks;
+import dev.padlock.core.events.LiveLocks;
+import dev.padlock.quarkus.runtime.internal.PadlockRuntime;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.QuarkusExtensionTest;
@@ -210,9 +212,19 @@ class ReleaseAfterTransactionOnQuarkusTest {
         @Inject
         RedissonClient redisson;
 
+        @Inject
+        PadlockRuntime padlock;
+
+        /** Adds what the live view (the Dev UI's) says of the key. */
         private String describe(MeterRegistry registry, String lock, String key) {
+            String state = padlock.engine().liveLocks().held().stream()
+                    .filter(held -> held.key().equals(key))
+                    .map(LiveLocks.Held::state)
+                    .findFirst()
+                    .orElse("not held");
             return ReleaseAfterTransactionOnQuarkusTest.describe(
-                    registry, lock, redisson.getKeys().countExists(key) == 1);
+                            registry, lock, redisson.getKeys().countExists(key) == 1)
+                    + ", live view: " + state;
         }
     }
 
@@ -319,18 +331,20 @@ class ReleaseAfterTransactionOnQuarkusTest {
 
     /**
      * The hold lasts until the commit, and the meters say so: between the locked call's return and the commit the key
-     * is held, the lock counts as active and no hold has ended; after it, the hold ended once and nothing is active.
+     * is held, the lock counts as active, no hold has ended and the live view says it awaits the transaction; after
+     * it, the hold ended once and nothing is active.
      * The same for a lock taken in code ({@code Locks}).
      */
     @Test
     void theHoldEndsAtTheCommitAndTheMetersSaySo() {
         String id = newRow();
-        assertThat(callers.incrementThenLook(id, registry)).isEqualTo("held in Redis true, holds ended 0, active 1.0");
+        assertThat(callers.incrementThenLook(id, registry))
+                .isEqualTo("held in Redis true, holds ended 0, active 1.0, live view: awaiting transaction");
         assertThat(describe(registry, "ledger-metered", held("padlock:ledger-metered:" + id)))
                 .isEqualTo("held in Redis false, holds ended 1, active 0.0");
 
         assertThat(callers.incrementInCodeThenLook(id, registry))
-                .isEqualTo("held in Redis true, holds ended 0, active 1.0");
+                .isEqualTo("held in Redis true, holds ended 0, active 1.0, live view: awaiting transaction");
         assertThat(describe(registry, "ledger-in-code", held("padlock:ledger-in-code:" + id)))
                 .isEqualTo("held in Redis false, holds ended 1, active 0.0");
         assertThat(TestDatabase.amount(id)).isEqualTo(2);

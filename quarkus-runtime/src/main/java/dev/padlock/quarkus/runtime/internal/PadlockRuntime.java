@@ -196,7 +196,8 @@ public final class PadlockRuntime {
         return started(reachability).check();
     }
 
-    PadlockEngine engine() {
+    /** The application's engine, for the Dev UI's live view (and the tests that read it). */
+    public PadlockEngine engine() {
         return started(engine);
     }
 
