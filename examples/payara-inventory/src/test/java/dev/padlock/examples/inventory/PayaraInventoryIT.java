@@ -2,6 +2,7 @@ package dev.padlock.examples.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.examples.ledger.LedgerWar;
 import dev.padlock.examples.load.InventoryApps;
 import dev.padlock.examples.load.InventoryClient;
 import dev.padlock.examples.load.ReservationRun;
@@ -40,8 +41,16 @@ class PayaraInventoryIT {
     static void start() {
         redis = Redis.startServer();
         // The nightly report holds its lock for 3 s, so the other runtime surely finds it taken.
+        // The example's WAR plus the transaction check's classes; the check's control lock releases on return.
         payara = InventoryApps.startPayara(
-                PAYARA_MICRO, WAR, "payara", redis.uri(), LOGS, Map.of("inventory.report-export-ms", "3000"));
+                PAYARA_MICRO,
+                LedgerWar.of(WAR, LOGS.resolve("payara-ledger.war")),
+                "payara",
+                redis.uri(),
+                LOGS,
+                Map.of(
+                        "inventory.report-export-ms", "3000",
+                        "padlock.locks.ledger-on-return.release", "on-return"));
         client.warmUp(payara.baseUri());
     }
 
@@ -61,6 +70,19 @@ class PayaraInventoryIT {
     @Test
     void payaraSellsExactlyTheStock() {
         InventoryChecks.sellsExactlyTheStock("Payara", client, redis, List.of(payara.baseUri()), "apple");
+    }
+
+    /**
+     * With Payara's own transaction manager and its default datasource (H2): the lock outlives the caller's
+     * transaction, so the second caller reads its commit (1) and both updates count (2); the control, released on
+     * return, reads the old row (0) and loses the first update (1). The same check as on WildFly.
+     */
+    @Test
+    void theNextHolderReadsWhatTheCallersTransactionCommitted() throws Exception {
+        assertThat(LedgerWar.check(payara.baseUri(), "after-transaction")).isEqualTo("1 2");
+        assertThat(LedgerWar.check(payara.baseUri(), "on-return"))
+                .as("control: released on return")
+                .isEqualTo("0 1");
     }
 
     /** Payara Micro ships MicroProfile Health, so the portable extension adds Padlock's readiness check there. */

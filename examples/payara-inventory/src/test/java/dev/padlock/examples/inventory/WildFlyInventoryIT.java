@@ -8,11 +8,7 @@ import dev.padlock.examples.load.InventoryClient;
 import dev.padlock.examples.load.RunningApp;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisServer;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -76,20 +72,10 @@ class WildFlyInventoryIT {
      */
     @Test
     void theNextHolderReadsWhatTheCallersTransactionCommitted() throws Exception {
-        assertThat(ledgerCheck("after-transaction")).isEqualTo("1 2");
-        assertThat(ledgerCheck("on-return")).as("control: released on return").isEqualTo("0 1");
-    }
-
-    private static String ledgerCheck(String release) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(wildFly.baseUri().resolve("/ledger-check?release=" + release))
-                                .POST(HttpRequest.BodyPublishers.noBody())
-                                .timeout(Duration.ofSeconds(60))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return response.body().trim();
+        assertThat(LedgerWar.check(wildFly.baseUri(), "after-transaction")).isEqualTo("1 2");
+        assertThat(LedgerWar.check(wildFly.baseUri(), "on-return"))
+                .as("control: released on return")
+                .isEqualTo("0 1");
     }
 
     /**

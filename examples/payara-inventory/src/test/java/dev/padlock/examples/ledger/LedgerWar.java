@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -53,6 +58,24 @@ public final class LedgerWar {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot add the ledger classes to " + war, e);
         }
+    }
+
+    /**
+     * Runs the check on a server that deployed such a WAR ({@link LedgerResource}); returns {@code <what the second
+     * caller read> <the committed amount>}.
+     */
+    public static String check(URI app, String release) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(app.resolve("/ledger-check?release=" + release))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .timeout(Duration.ofSeconds(60))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("POST /ledger-check answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body().trim();
     }
 
     private static void copy(Path file, OutputStream out) throws IOException {
