@@ -66,7 +66,8 @@ class ReleaseAfterTransactionOnQuarkusTest {
             .overrideConfigKey("quarkus.datasource.jdbc.url", TestDatabase.url())
             .overrideConfigKey("quarkus.datasource.username", "sa")
             .overrideConfigKey("padlock.locks.\"ledger-on-return\".release", "on-return")
-            .overrideConfigKey("padlock.locks.\"ledger-short\".on-lease-lost", "throw");
+            .overrideConfigKey("padlock.locks.\"ledger-short\".on-lease-lost", "throw")
+            .overrideConfigKey("padlock.locks.\"ledger-hand-off\".hand-off-budget", "1m");
 
     /** The rows, through the application's datasource: enlisted in the caller's transaction. */
     @ApplicationScoped
@@ -127,6 +128,12 @@ class ReleaseAfterTransactionOnQuarkusTest {
             return add(id, () -> {});
         }
 
+        /** With {@code padlock.locks."ledger-hand-off".hand-off-budget=1m}: the key may pass to the next local caller. */
+        @Locked(value = "ledger-hand-off", key = "{id}", waitTime = "20s")
+        public int incrementHandingOn(String id, Runnable afterRead) {
+            return add(id, afterRead);
+        }
+
         @Locked(value = "ledger-metered", key = "{id}")
         public int incrementMetered(String id) {
             return add(id, () -> {});
@@ -152,9 +159,9 @@ class ReleaseAfterTransactionOnQuarkusTest {
         Counter counter;
 
         @Transactional
-        public int incrementThenWait(String id, boolean onReturn, CountDownLatch returned, CountDownLatch mayCommit)
+        public int incrementThenWait(String lock, String id, CountDownLatch returned, CountDownLatch mayCommit)
                 throws InterruptedException {
-            int seen = onReturn ? counter.incrementOnReturn(id, () -> {}) : counter.increment(id, () -> {});
+            int seen = increment(lock, id, () -> {});
             returned.countDown();
             // Time for a next holder to read the row before this transaction commits, if the lock lets it in.
             mayCommit.await(1, TimeUnit.SECONDS);
@@ -162,9 +169,18 @@ class ReleaseAfterTransactionOnQuarkusTest {
         }
 
         @Transactional
-        public int increment(String id, boolean onReturn, CountDownLatch started, Runnable afterRead) {
+        public int increment(String lock, String id, CountDownLatch started, Runnable afterRead) {
             started.countDown();
-            return onReturn ? counter.incrementOnReturn(id, afterRead) : counter.increment(id, afterRead);
+            return increment(lock, id, afterRead);
+        }
+
+        private int increment(String lock, String id, Runnable afterRead) {
+            return switch (lock) {
+                case "ledger" -> counter.increment(id, afterRead);
+                case "ledger-on-return" -> counter.incrementOnReturn(id, afterRead);
+                case "ledger-hand-off" -> counter.incrementHandingOn(id, afterRead);
+                default -> throw new IllegalArgumentException(lock);
+            };
         }
 
         @Transactional
@@ -282,7 +298,7 @@ class ReleaseAfterTransactionOnQuarkusTest {
     @Test
     void theNextCallerOfThisApplicationReadsTheCommittedRow() throws Exception {
         String id = newRow();
-        assertThat(nextLocalCallerReads(id, false))
+        assertThat(nextLocalCallerReads(id, "ledger"))
                 .as("what the second caller read")
                 .isEqualTo(1);
         assertThat(TestDatabase.amount(id)).as("both updates count").isEqualTo(2);
@@ -291,23 +307,34 @@ class ReleaseAfterTransactionOnQuarkusTest {
     @Test
     void releasedOnReturnTheNextCallerOfThisApplicationReadsTheOldRowAndLosesTheUpdate() throws Exception {
         String id = newRow();
-        assertThat(nextLocalCallerReads(id, true))
+        assertThat(nextLocalCallerReads(id, "ledger-on-return"))
                 .as("what the second caller read")
                 .isZero();
         assertThat(TestDatabase.amount(id)).as("the first update is lost").isEqualTo(1);
     }
 
+    /**
+     * A key handed to the next local caller instead of unlocked (a chain may keep it for a minute here) is handed at
+     * the commit, not at the return.
+     */
+    @Test
+    void aKeyHandedOnPassesAtTheCommit() throws Exception {
+        String id = newRow();
+        assertThat(nextLocalCallerReads(id, "ledger-hand-off")).isEqualTo(1);
+        assertThat(TestDatabase.amount(id)).isEqualTo(2);
+    }
+
     @Test
     void anotherApplicationWaitingInRedisReadsTheCommittedRow() throws Exception {
         String id = newRow();
-        assertThat(otherApplicationReads(id, false)).isEqualTo(1);
+        assertThat(otherApplicationReads(id, "ledger")).isEqualTo(1);
         assertThat(TestDatabase.amount(id)).isEqualTo(2);
     }
 
     @Test
     void releasedOnReturnAnotherApplicationReadsTheOldRowAndLosesTheUpdate() throws Exception {
         String id = newRow();
-        assertThat(otherApplicationReads(id, true)).isZero();
+        assertThat(otherApplicationReads(id, "ledger-on-return")).isZero();
         assertThat(TestDatabase.amount(id)).isEqualTo(1);
     }
 
@@ -394,14 +421,13 @@ class ReleaseAfterTransactionOnQuarkusTest {
      * returned before it commits; the second caller starts its transaction as soon as the first call returned. Returns
      * what the second caller read.
      */
-    private int nextLocalCallerReads(String id, boolean onReturn) throws Exception {
+    private int nextLocalCallerReads(String id, String lock) throws Exception {
         CountDownLatch returned = new CountDownLatch(1);
         CountDownLatch secondStarted = new CountDownLatch(1);
         CountDownLatch secondRead = new CountDownLatch(1);
-        Future<Integer> first = pool.submit(() -> callers.incrementThenWait(id, onReturn, returned, secondRead));
+        Future<Integer> first = pool.submit(() -> callers.incrementThenWait(lock, id, returned, secondRead));
         assertThat(returned.await(20, TimeUnit.SECONDS)).isTrue();
-        Future<Integer> second =
-                pool.submit(() -> callers.increment(id, onReturn, secondStarted, secondRead::countDown));
+        Future<Integer> second = pool.submit(() -> callers.increment(lock, id, secondStarted, secondRead::countDown));
         assertThat(first.get(20, TimeUnit.SECONDS)).isZero();
         return second.get(20, TimeUnit.SECONDS);
     }
@@ -410,17 +436,17 @@ class ReleaseAfterTransactionOnQuarkusTest {
      * As {@link #nextLocalCallerReads}, the second caller another application: its own Redisson client, waiting in
      * Redis for the same key, and its own database connection.
      */
-    private int otherApplicationReads(String id, boolean onReturn) throws Exception {
+    private int otherApplicationReads(String id, String lock) throws Exception {
         Config config = new Config();
         config.useSingleServer().setAddress(TestRedis.uri());
         RedissonClient other = Redisson.create(config);
         try {
             CountDownLatch returned = new CountDownLatch(1);
             CountDownLatch otherRead = new CountDownLatch(1);
-            Future<Integer> first = pool.submit(() -> callers.incrementThenWait(id, onReturn, returned, otherRead));
+            Future<Integer> first = pool.submit(() -> callers.incrementThenWait(lock, id, returned, otherRead));
             assertThat(returned.await(20, TimeUnit.SECONDS)).isTrue();
-            RLock lock = other.getLock((onReturn ? "padlock:ledger-on-return:" : "padlock:ledger:") + id);
-            assertThat(lock.tryLock(20, 30, TimeUnit.SECONDS)).isTrue();
+            RLock key = other.getLock("padlock:" + lock + ":" + id);
+            assertThat(key.tryLock(20, 30, TimeUnit.SECONDS)).isTrue();
             int seen;
             try (Connection c = TestDatabase.connect()) {
                 seen = TestDatabase.amount(id);
@@ -431,7 +457,7 @@ class ReleaseAfterTransactionOnQuarkusTest {
                     write.executeUpdate(); // waits for the first caller's row lock, if it has not committed yet
                 }
             } finally {
-                lock.unlock();
+                key.unlock();
             }
             assertThat(first.get(20, TimeUnit.SECONDS)).isZero();
             return seen;
