@@ -1,6 +1,7 @@
 package dev.padlock.examples.inventory;
 
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,6 +30,7 @@ public class OrderResource {
     boolean locking;
 
     @POST
+    @Transactional
     public Reservation order(@QueryParam("item") String item, @QueryParam("quantity") @DefaultValue("1") int quantity) {
         Quantities.requirePositive(quantity);
         if (item == null || item.isBlank()) {

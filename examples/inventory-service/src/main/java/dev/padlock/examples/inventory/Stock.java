@@ -1,27 +1,36 @@
 package dev.padlock.examples.inventory;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Map;
-import java.util.TreeMap;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.options.KeysScanOptions;
-import org.redisson.client.codec.StringCodec;
 
 /**
- * Stock levels in Redis, one string key per SKU ({@code inventory:stock:<sku>}), read and written with plain GET
- * and SET. Nothing here is atomic: two callers can read the same level and both sell the last unit. That is the
- * point of the example; {@link Inventory} runs these methods under {@code @Locked}.
+ * Stock levels, read and written with plain reads and writes. Nothing here is atomic: two callers can read the same
+ * level and both sell the last unit. That is the point of the example; {@link Inventory} runs these methods under
+ * {@code @Locked}, and the resources call it inside a transaction of their own ({@code @Transactional}).
+ *
+ * <p>Where the levels live is {@code inventory.stock-store}: {@code redis} (the default; what the WAR uses on Payara,
+ * WildFly and Open Liberty, where a shared database would need each server's own configuration) or {@code database}
+ * (the application's datasource; what the Quarkus example uses). With a database the writes join the resource's
+ * transaction, and the lock is kept until that transaction commits, so the next reservation reads the committed level.
  */
 @ApplicationScoped
 public class Stock {
 
-    static final String KEY_PREFIX = "inventory:stock:";
-
     @Inject
     RedissonClient redisson;
+
+    @Inject
+    Instance<DataSource> databases;
+
+    @Inject
+    @ConfigProperty(name = "inventory.stock-store", defaultValue = "redis")
+    String storeName;
 
     /**
      * Milliseconds of work between reading a level and writing the new one, standing in for a price look-up or a
@@ -31,13 +40,24 @@ public class Stock {
     @ConfigProperty(name = "inventory.work-ms", defaultValue = "5")
     int workMs;
 
+    private StockStore store;
+
+    @PostConstruct
+    void chooseStore() {
+        store = switch (storeName) {
+            case "redis" -> new RedisStockStore(redisson);
+            case "database" -> new DatabaseStockStore(databases.get());
+            default ->
+                throw new IllegalStateException("inventory.stock-store is '" + storeName + "': use redis or database");
+        };
+    }
+
     public int level(String sku) {
-        String value = bucket(sku).get();
-        return value == null ? 0 : Integer.parseInt(value);
+        return store.level(sku);
     }
 
     public void set(String sku, int quantity) {
-        bucket(sku).set(String.valueOf(quantity));
+        store.set(sku, quantity);
     }
 
     /** Takes {@code quantity} units; returns what is left, or throws when there are not enough. */
@@ -60,16 +80,7 @@ public class Stock {
 
     /** Every SKU's level, sorted by SKU. */
     public Map<String, Integer> all() {
-        Map<String, Integer> levels = new TreeMap<>();
-        for (String key : redisson.getKeys().getKeys(KeysScanOptions.defaults().pattern(KEY_PREFIX + "*"))) {
-            String sku = key.substring(KEY_PREFIX.length());
-            levels.put(sku, level(sku));
-        }
-        return levels;
-    }
-
-    private RBucket<String> bucket(String sku) {
-        return redisson.getBucket(KEY_PREFIX + sku, StringCodec.INSTANCE);
+        return store.all();
     }
 
     private void work() {

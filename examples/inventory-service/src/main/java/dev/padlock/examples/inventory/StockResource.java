@@ -1,6 +1,7 @@
 package dev.padlock.examples.inventory;
 
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -39,14 +40,21 @@ public class StockResource {
 
     @PUT
     @Path("{sku}")
+    @Transactional
     public StockLevel restock(@PathParam("sku") String sku, @QueryParam("quantity") int quantity) {
         Quantities.requireNotNegative(quantity);
         inventory.restock(sku, quantity);
         return new StockLevel(sku, quantity);
     }
 
+    /**
+     * The reservation runs inside this method's transaction: the resource, not the locked service, owns it. The lock
+     * taken by {@link Inventory#reserve} is kept until the transaction commits, so the next reservation of the SKU,
+     * on this instance or another, reads the committed level (with {@code inventory.stock-store=database}).
+     */
     @POST
     @Path("{sku}/reservations")
+    @Transactional
     public Reservation reserve(@PathParam("sku") String sku, @QueryParam("quantity") @DefaultValue("1") int quantity) {
         Quantities.requirePositive(quantity);
         if (!locking) {

@@ -1,6 +1,7 @@
 package dev.padlock.examples.inventory;
 
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -16,6 +17,7 @@ public class TransferResource {
     Inventory inventory;
 
     @POST
+    @Transactional
     public Transfer transfer(
             @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("quantity") int quantity) {
         Quantities.requirePositive(quantity);
