@@ -41,15 +41,18 @@ import java.lang.annotation.Target;
  * <p><b>Configuration.</b> Per-lock keys beat the annotation, which beats the global keys, which beat the
  * defaults: {@code padlock.locks."<value>".type}, {@code .wait-time}, {@code .lease-time}, {@code .on-failure}
  * and {@code .on-lease-lost} ({@code warn} or {@code throw}, which has no member here; default
- * {@code padlock.on-lease-lost}, else {@code warn}); the global ones are {@code padlock.wait-time},
- * {@code padlock.lease-time} and {@code padlock.on-lease-lost}. The quotes around the name may be left out when
- * it has no dots.
+ * {@code padlock.on-lease-lost}, else {@code warn}), and {@code .release} ({@code after-transaction} or
+ * {@code on-return}, no member either; default {@code padlock.release}, else {@code after-transaction}); the global
+ * ones are {@code padlock.wait-time}, {@code padlock.lease-time}, {@code padlock.on-lease-lost} and
+ * {@code padlock.release}. The quotes around the name may be left out when it has no dots.
  *
  * <p><b>Interceptor order.</b> The interceptor runs at {@code Interceptor.Priority.PLATFORM_BEFORE + 100}, outside
  * JTA's {@code @Transactional} ({@code + 200}) and SmallRye Fault Tolerance ({@code 4010}): the lock is taken before
  * the transaction begins and released after it commits or rolls back, so the next holder sees committed data.
  * {@code padlock.interceptor-priority} moves it (read at deployment; at build time on Quarkus); a value of
- * {@code 200} or more puts the lock inside the transaction, which Padlock warns about at start-up.
+ * {@code 200} or more puts the lock inside the transaction, which Padlock warns about at start-up. When the caller
+ * owns the transaction (or the lock is inside it), a call that ends while that JTA transaction is active keeps its
+ * lock until the transaction completes ({@code padlock.release=after-transaction}, the default).
  *
  * @see LockContext the lock of the running call: deadline, {@code checkHeld()}, fencing token
  * @see LockLost the event fired when a held lock is lost

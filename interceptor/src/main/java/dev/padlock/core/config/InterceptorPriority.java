@@ -41,8 +41,11 @@ public final class InterceptorPriority {
                     System.Logger.Level.WARNING,
                     () -> KEY + "=" + priority + " puts @Locked inside @Transactional ("
                             + TRANSACTIONAL
-                            + "): the transaction begins before the lock is taken and commits after it is"
-                            + " released, so another caller can read data this one has not committed yet.");
+                            + "): the transaction begins before the lock is taken. Padlock keeps the lock until the"
+                            + " transaction completes (padlock.release=after-transaction, the default), but a lock"
+                            + " set to release=on-return, or any lock where Jakarta Transactions is missing, is"
+                            + " released before the commit, so another caller can read data this one has not"
+                            + " committed yet.");
         }
         return OptionalInt.of(priority);
     }
