@@ -99,16 +99,6 @@ public final class LockedCall extends LeaseBook {
      */
     private volatile HandOff.Hold[] adopted;
 
-    public LockedCall(
-            CallFacts facts,
-            RLock[] locks,
-            long owner,
-            boolean fenced,
-            LocalTurns<HandOff.Hold> turns,
-            HandOff handOff) {
-        this(facts, locks, owner, fenced, turns, handOff, List.of());
-    }
-
     /**
      * @param awaitingTransaction the calls of the caller's transaction that ended and wait for it to complete before
      *     they release ({@code ReleasePolicy.AFTER_TRANSACTION}): this call shares the holds they keep, as a nested

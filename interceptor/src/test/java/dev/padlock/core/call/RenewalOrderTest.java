@@ -2,6 +2,7 @@ package dev.padlock.core.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RLock;
@@ -16,7 +17,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWaitsForTheRenewalsInFlight() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, List.of());
         assertThat(call.beginRenewal()).isTrue();
         assertThat(call.beginRenewal()).isTrue();
 
@@ -33,7 +34,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWithNoRenewalInFlightGoesOutAtOnce() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null);
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, List.of());
         assertThat(call.beginRelease()).isCompleted();
     }
 }
