@@ -87,6 +87,39 @@ class ProcessWatcherTest {
         }
     }
 
+    /**
+     * A child that exits at once: the guard the watcher forked a moment before must end with the watcher. A guard that
+     * survives polls on for as long as the JVM lives, and holds the watcher's output open, so a reader of that output
+     * waits for ever (ProcessWatcherTest's first test once hung a CI run that way). With the guard ended by SIGTERM, 1
+     * run in 200 left one; 500 runs here, about 5 s.
+     */
+    @Test
+    void noGuardOutlivesAWatcherWhoseChildExitedAtOnce() throws IOException, InterruptedException {
+        String name = "padlock-test-guard-" + System.nanoTime();
+        for (int i = 0; i < 500; i++) {
+            Process watcher = new ProcessBuilder(ProcessWatcher.command(name, null, List.of("/bin/true")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            assertThat(watcher.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        List<ProcessHandle> left = List.of();
+        for (int attempt = 0; attempt < 30; attempt++) { // a killed guard is gone at once; allow its reaping
+            left = ProcessHandle.allProcesses()
+                    .filter(p -> p.info()
+                            .arguments()
+                            .map(a -> List.of(a).contains(name))
+                            .orElse(false))
+                    .toList();
+            if (left.isEmpty()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        left.forEach(ProcessHandle::destroyForcibly);
+        assertThat(left).as("guards still running after their watcher ended").isEmpty();
+    }
+
     @Test
     void commandNamesTheWatcherTheJvmAndTheDirectoryBeforeTheProgram(@TempDir Path temp) {
         List<String> command = ProcessWatcher.command("padlock-test-watcher", temp, List.of("redis-server", "--port"));
