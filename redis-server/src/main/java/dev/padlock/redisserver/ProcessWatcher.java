@@ -38,19 +38,22 @@ public final class ProcessWatcher {
             // A negative pid signals the group. Dash's kill takes no "--": with it, only the fallback would run.
             "end_child() { kill -9 -\"$child\" || kill -9 \"$child\"; }",
             "trap end_child HUP INT TERM",
-            // The guard writes nowhere, so it never holds the JVM's pipe open (a reader of the watcher's output
-            // waits for every writer to close it).
-            "(",
-            "  while kill -0 \"$jvm\"; do sleep 1; done",
-            "  end_child",
-            ") >/dev/null 2>&1 &",
+            // The guard is a shell of its own (it inherits no trap), named as the watcher, in a session of its own
+            // (one signal ends it and the sleep it waits on), writing nowhere (a reader of the watcher's output waits
+            // for every writer to close it).
+            "guard_loop='while kill -0 \"$1\"; do sleep 1; done; kill -9 -\"$2\" || kill -9 \"$2\"'",
+            "if command -v setsid >/dev/null 2>&1; then",
+            "  setsid /bin/sh -c \"$guard_loop\" \"$0\" \"$jvm\" \"$child\" >/dev/null 2>&1 &",
+            "else",
+            "  /bin/sh -c \"$guard_loop\" \"$0\" \"$jvm\" \"$child\" >/dev/null 2>&1 &",
+            "fi",
             "guard=$!",
             "wait \"$child\"",
             "status=$?",
-            // SIGKILL, not SIGTERM: a guard forked a moment ago may not have dropped the shell's TERM trap yet, and
-            // then survives a SIGTERM and polls on until the JVM ends (1 run in 200 with a child that exits at once,
-            // which hung ProcessWatcherTest's read of the output for good).
-            "kill -9 \"$guard\"",
+            // SIGKILL to the guard's group: it cannot be trapped, and the sleep goes with the loop. (A guard forked
+            // from
+            // this shell and ended with SIGTERM once survived with the shell's trap, and hung a reader of the output.)
+            "kill -9 -\"$guard\" || kill -9 \"$guard\"",
             // A helper outside the group (a browser's crash handler) may still write there for a moment.
             "if ! kill -0 \"$jvm\" && [ -n \"$dir\" ]; then",
             "  for attempt in 1 2 3 4 5; do rm -rf \"$dir\" && break; sleep 1; done",
