@@ -43,6 +43,8 @@ public abstract class LockOperation {
      * owners apart by {@code <client id>:<owner>} only. Two starts drawn from 2^62 meet only if they lie within the
      * number of calls made of each other. An id is used for one acquisition only, so Redis never sees it twice.
      */
+    private static final System.Logger LOG = System.getLogger(LockOperation.class.getName());
+
     private static final AtomicLong NEXT_CALL_OWNER =
             new AtomicLong(-(1L << 32) - (new SecureRandom().nextLong() >>> 2));
 
@@ -222,16 +224,33 @@ public abstract class LockOperation {
      * counts the locks lost so far.
      */
     final Object endThenOutcome(LockedCall call, Object value, Throwable failure) throws Exception {
-        if (call.takenCount() > 0 && transactions.isActive() && awaitsTransaction(call)) {
+        if (call.takenCount() > 0 && awaitsTransaction(call)) {
             return outcome(call, value, failure);
         }
         return releaseThenOutcome(call, value, failure);
     }
 
+    /**
+     * Whether the call's release was handed to its caller's transaction. Whatever the transaction manager throws, an
+     * Error too, the call is released now instead: a lock is never kept for a transaction nobody will tell it of.
+     */
     private boolean awaitsTransaction(LockedCall call) {
-        call.awaitingTransaction = true; // before the transaction can complete, which may happen on another thread
-        if (transactions.awaitCompletion(new ReleaseAfterTransaction(call, releaser, throwOnLoss))) {
-            return true;
+        try {
+            if (!transactions.isActive()) {
+                return false; // the common case, allocation-free
+            }
+            call.awaitingTransaction = true; // before the transaction can complete, maybe on another thread
+            if (transactions.awaitCompletion(new ReleaseAfterTransaction(call, releaser, throwOnLoss))) {
+                return true;
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Padlock could not register " + plan.method() + " with its caller's transaction, so its lock is"
+                            + " released now, before that transaction commits. Check the transaction manager's"
+                            + " log; set padlock.locks.\"" + plan.lockName() + "\".release=on-return to skip the"
+                            + " attempt",
+                    e);
         }
         call.awaitingTransaction = false;
         return false;
