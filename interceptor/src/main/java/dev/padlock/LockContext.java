@@ -40,6 +40,13 @@ public interface LockContext {
     Instant acquiredAt();
 
     /**
+     * The least time the call's keys stay held from {@link #acquiredAt()} ({@link Locked#holdAtLeast()}, or
+     * {@code padlock.locks."<name>".hold-at-least}): if the call ends sooner, its keys expire in Redis at
+     * {@code acquiredAt().plus(holdAtLeast())} instead of being released. {@link Duration#ZERO} when none.
+     */
+    Duration holdAtLeast();
+
+    /**
      * How long the call can still count on its locks: until the earliest of their deadlines, each the send time of
      * the last acquisition or renewal Redis confirmed, plus the lease, minus a margin for clock drift (1 % of the
      * lease + 20 ms). With the watchdog (no {@code leaseTime}) renewals keep moving it forward, so it falls from the

@@ -47,6 +47,20 @@ public interface LockRequest {
     /** No fixed lease: the lock is renewed while the code runs (the watchdog), whatever {@code padlock.lease-time} says. */
     LockRequest watchdog();
 
+    /**
+     * The least time the lock stays held from when it was taken, for work that must run once across instances
+     * ({@link Locked#holdAtLeast()}): code that ends sooner leaves the key to expire then instead of releasing it.
+     * At most the lease; only for {@code REENTRANT}, {@code SPIN} and {@code FENCED} locks (else the run throws
+     * {@link LockException} before taking anything). Default none; {@code padlock.locks."<name>".hold-at-least}
+     * beats it.
+     * <pre>{@code
+     * locks.on("nightly-report").waitTime(Duration.ZERO).onFailure(OnFailure.SKIP)
+     *         .holdAtLeast(Duration.ofSeconds(30)).run(report::generate);
+     * }</pre>
+     * @throws IllegalArgumentException when negative
+     */
+    LockRequest holdAtLeast(Duration holdAtLeast);
+
     /** What a caller gets when the lock is held by someone else; default {@link OnFailure#THROW}. */
     LockRequest onFailure(OnFailure onFailure);
 

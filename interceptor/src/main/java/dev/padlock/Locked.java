@@ -39,7 +39,8 @@ import java.lang.annotation.Target;
  * {@link LockException} before any lock is taken; the method does not run.
  *
  * <p><b>Configuration.</b> Per-lock keys beat the annotation, which beats the global keys, which beat the
- * defaults: {@code padlock.locks."<value>".type}, {@code .wait-time}, {@code .lease-time}, {@code .on-failure}
+ * defaults: {@code padlock.locks."<value>".type}, {@code .wait-time}, {@code .lease-time}, {@code .on-failure},
+ * {@code .hold-at-least}
  * and {@code .on-lease-lost} ({@code warn} or {@code throw}, which has no member here; default
  * {@code padlock.on-lease-lost}, else {@code warn}), and {@code .release} ({@code after-transaction} or
  * {@code on-return}, no member either; default {@code padlock.release}, else {@code after-transaction}); the global
@@ -148,4 +149,24 @@ public @interface Locked {
      */
     @Nonbinding
     OnFailure onFailure() default OnFailure.THROW;
+
+    /**
+     * The least time the lock stays held from when the call took it, for jobs that must run once across instances
+     * (ShedLock's {@code lockAtLeastFor}): a call that ends sooner does not delete its key but leaves it, still owned
+     * by the call, to expire this long after the call took it, so an instance whose scheduler fires a little later
+     * finds the key held and skips ({@code waitTime = "0"}, {@code onFailure = SKIP}) instead of running the same
+     * occurrence again. A call that runs longer releases at its end as usual. Make it longer than the clock skew and
+     * scheduler jitter between the instances, and shorter than the interval between occurrences. Same syntax as
+     * {@link #waitTime()}; at most the lease: the fixed {@link #leaseTime()}, or in watchdog mode
+     * {@code padlock.watchdog-timeout} (30 seconds by default), checked at deployment. Only for {@code REENTRANT},
+     * {@code SPIN} and {@code FENCED} locks, and their keys are never handed from one call of the application to the
+     * next. Per lock: {@code padlock.locks."<name>".hold-at-least}. Empty or {@code "0"}: none, the key is released
+     * when the call ends.
+     *
+     * <p>Example: {@code @Locked(value = "nightly-report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast =
+     * "30s")} on an {@code @Scheduled} method runs the report on one instance per occurrence, even when it takes a
+     * second and the other instances fire up to 30 seconds later.
+     */
+    @Nonbinding
+    String holdAtLeast() default "";
 }

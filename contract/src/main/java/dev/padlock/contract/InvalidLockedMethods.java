@@ -32,6 +32,9 @@ public final class InvalidLockedMethods {
 
         @Locked("configured")
         public void badConfig() {}
+
+        @Locked(value = "import", leaseTime = "10s", holdAtLeast = "30s")
+        public void holdsLongerThanItsLease() {}
     }
 
     @ApplicationScoped
@@ -51,12 +54,15 @@ public final class InvalidLockedMethods {
     /** Members that cannot work, and a per-lock key that is not a duration. */
     public static final Refusal MEMBERS = Refusal.of(
             ApplicationUnderTest.of(Broken.class).with("padlock.locks.\"configured\".lease-time", "a while"),
-            4,
+            5,
             "Invalid @Locked.key on " + BROKEN + "#unknownParameter(String): {skus} names no parameter of the method."
                     + " Use one of sku, or a position such as {0}.",
             "Invalid @Locked.waitTime on " + BROKEN + "#badWait(): 'soon' is not a duration",
             "Invalid @Locked.onFailure on " + BROKEN + "#skipPrimitive(): SKIP has nothing to return",
-            "Invalid padlock.locks.\"configured\".lease-time (lock of " + BROKEN + "#badConfig())");
+            "Invalid padlock.locks.\"configured\".lease-time (lock of " + BROKEN + "#badConfig())",
+            "Invalid @Locked.holdAtLeast on " + BROKEN + "#holdsLongerThanItsLease(): 30s is longer than the lease"
+                    + " (10s), after which Redis frees the key anyway. Use 10s or less, or a leaseTime at least as"
+                    + " long.");
 
     /** Two injection points of one name that ask for different kinds of lock. */
     public static final Refusal NAMED_LOCKS = Refusal.of(

@@ -16,6 +16,8 @@ import dev.padlock.core.redis.LockKind;
  *     the call belongs to; nested calls share holds within one engine only
  * @param meter what the call tells metrics, or {@code null} when nothing listens (then nothing is measured for them)
  * @param kind what Padlock knows of the lock type's Redisson locks (checks, channels, renewals)
+ * @param holdAtLeastMillis the least time the call's keys stay held from its acquisition ({@code Locked.holdAtLeast});
+ *     0: none, they are released when it ends
  */
 public record CallFacts(
         String method,
@@ -24,7 +26,8 @@ public record CallFacts(
         LockType type,
         LockLossReporter reporter,
         LockEvents.Meter meter,
-        LockKind kind) {
+        LockKind kind,
+        long holdAtLeastMillis) {
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

@@ -93,7 +93,8 @@ public final class HandOff {
 
     /**
      * The hand-off rules of a method's calls, or {@code null} when its locks are not handed on: switched off
-     * (a limit or budget of 0), or a kind that does not queue locally or is fenced (see the class comment).
+     * (a limit or budget of 0), a kind that does not queue locally or is fenced (see the class comment), or a lock
+     * held at least for a time: such a key must stay with the call that took it, to expire when its time is up.
      *
      * @param handsOff {@code LockKind.handsOff()} of the method's lock type
      * @param fixedLeaseMillis a fixed lease, or -1 in watchdog mode
@@ -103,7 +104,8 @@ public final class HandOff {
             LockSettings settings, boolean handsOff, long fixedLeaseMillis, LongSupplier watchdogLeaseMillis) {
         if (!handsOff
                 || settings.handOffLimit() == 0
-                || settings.handOffBudget().isZero()) {
+                || settings.handOffBudget().isZero()
+                || settings.holdsAtLeast()) {
             return null;
         }
         return new HandOff(

@@ -350,7 +350,7 @@ public final class LockedCall extends LeaseBook {
     }
 
     /** When the call took its first lock ({@link System#nanoTime}). */
-    long acquiredNanos() {
+    public long acquiredNanos() {
         return acquiredNanos;
     }
 

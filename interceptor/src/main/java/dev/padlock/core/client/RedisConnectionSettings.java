@@ -3,6 +3,7 @@ package dev.padlock.core.client;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
+import dev.padlock.core.config.GlobalDefaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +35,7 @@ public record RedisConnectionSettings(
         String addressKey) {
 
     public static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
-    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = GlobalDefaults.DEFAULT_WATCHDOG_TIMEOUT;
 
     /**
      * The shortest watchdog timeout. Padlock renews a watchdog-mode lock every third of it, and the first renewal

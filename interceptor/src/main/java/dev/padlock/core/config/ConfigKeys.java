@@ -85,6 +85,8 @@ public final class ConfigKeys {
     public static final String LOCK_RELEASE = "release";
     public static final String LOCK_HAND_OFF_LIMIT = "hand-off-limit";
     public static final String LOCK_HAND_OFF_BUDGET = "hand-off-budget";
+    /** The least time a lock stays held from its acquisition (run-once jobs); per lock only. */
+    public static final String LOCK_HOLD_AT_LEAST = "hold-at-least";
 
     private ConfigKeys() {}
 

@@ -11,6 +11,9 @@ import java.time.Duration;
  * @param leaseTime a fixed lease, or {@code null} for the watchdog
  * @param onLeaseLost what a call does when its lock was lost while it ran ({@link ConfigKeys#ON_LEASE_LOST})
  * @param release when a call that ends inside its caller's transaction gives its lock up ({@link ConfigKeys#RELEASE})
+ * @param watchdogTimeout the lease of watchdog-mode locks as far as the keys say ({@link ConfigKeys#WATCHDOG_TIMEOUT},
+ *     else {@link #DEFAULT_WATCHDOG_TIMEOUT}), which bounds a hold-at-least; a value that does not parse counts as the
+ *     default here, and the connection's reader reports it
  */
 public record GlobalDefaults(
         String keyPrefix,
@@ -19,9 +22,13 @@ public record GlobalDefaults(
         LeaseLossPolicy onLeaseLost,
         int handOffLimit,
         Duration handOffBudget,
-        ReleasePolicy release) {
+        ReleasePolicy release,
+        Duration watchdogTimeout) {
 
     public static final String DEFAULT_KEY_PREFIX = "padlock:";
+    /** The lease of watchdog-mode locks when {@link ConfigKeys#WATCHDOG_TIMEOUT} is not set (Redisson's default). */
+    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+
     /** Finite so a stuck holder turns into an error rather than a hung request. */
     public static final Duration DEFAULT_WAIT_TIME = Duration.ofSeconds(5);
 
@@ -69,7 +76,19 @@ public record GlobalDefaults(
                 .map(v -> EnumSetting.RELEASE_POLICY.read(
                         ConfigKeys.RELEASE, v, ReleasePolicy.AFTER_TRANSACTION, problems))
                 .orElse(ReleasePolicy.AFTER_TRANSACTION);
-        return new GlobalDefaults(prefix, wait, lease, onLeaseLost, handOffLimit, handOffBudget, release);
+        Duration watchdogTimeout = config.get(ConfigKeys.WATCHDOG_TIMEOUT)
+                .map(GlobalDefaults::durationOrDefault)
+                .orElse(DEFAULT_WATCHDOG_TIMEOUT);
+        return new GlobalDefaults(
+                prefix, wait, lease, onLeaseLost, handOffLimit, handOffBudget, release, watchdogTimeout);
+    }
+
+    private static Duration durationOrDefault(String text) {
+        try {
+            return DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            return DEFAULT_WATCHDOG_TIMEOUT;
+        }
     }
 
     /** The rule for a hand-off limit, global or per lock (named by {@code subject}). */

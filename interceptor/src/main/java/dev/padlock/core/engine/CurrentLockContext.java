@@ -41,6 +41,11 @@ public class CurrentLockContext implements LockContext {
     }
 
     @Override
+    public Duration holdAtLeast() {
+        return Duration.ofMillis(call().facts.holdAtLeastMillis());
+    }
+
+    @Override
     public Duration remaining() {
         LockedCall call = call();
         long now = System.nanoTime();

@@ -34,6 +34,8 @@ import org.redisson.api.RedissonClient;
  */
 final class Acquirer {
 
+    private static final System.Logger LOG = System.getLogger(Acquirer.class.getName());
+
     private final LockPlan plan;
     private final long waitMillis;
     /** A fixed lease, or -1 when the lock is renewed while held (watchdog mode). */
@@ -497,6 +499,14 @@ final class Acquirer {
         if (plan.settings().onFailure() == OnFailure.SKIP) {
             if (result.complete(false)) {
                 ended(call, LockEvents.Outcome.SKIPPED, started);
+                // what the method asked for (a run-once job on the instance that came second), not a problem
+                if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                    LOG.log(
+                            System.Logger.Level.DEBUG,
+                            "Skipped {0}: lock {1} is held by another caller (onFailure = SKIP)",
+                            plan.method(),
+                            call.locks[index].getName());
+                }
             }
         } else if (result.completeExceptionally(
                 notAcquired(call.locks[index].getName(), "it is held by another caller", null))) {

@@ -56,7 +56,8 @@ final class CallFactory {
                 services.reporter(),
                 GuardedMeter.of(
                         services.events(), plan.lockName(), plan.settings().type()),
-                kind);
+                kind,
+                plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0);
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;

@@ -76,7 +76,10 @@ public final class Releaser {
         call.holdEnded();
         renewal.stop(call);
         Acquisition.awaitUninterruptibly(renewals, end);
-        if (call.takenCount() == 1 && !call.sharesHold(0) && !call.hasLocalWaiters(0)) {
+        if (call.takenCount() == 1
+                && !call.sharesHold(0)
+                && !call.hasLocalWaiters(0)
+                && call.facts.holdAtLeastMillis() == 0) {
             // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
             Throwable failure =
                     Acquisition.awaitUninterruptibly(Acquisition.unlock(call.locks[0], call.ownerOf(0)), end);
@@ -178,6 +181,9 @@ public final class Releaser {
         if (call.sharesHold(index)) {
             return DONE; // the enclosing call's to release
         }
+        if (call.facts.holdAtLeastMillis() > 0) {
+            return keepOrUnlock(call, index); // never handed on: the key stays with the call that took it
+        }
         if (!call.hasLocalWaiters(index) || !call.mayHandOn(index, System.nanoTime())) {
             return unlock(call, index); // the common case, an uncontended key
         }
@@ -237,6 +243,42 @@ public final class Releaser {
             });
         }
         return loss.thenCompose(lost -> report(call, lost));
+    }
+
+    /**
+     * Ends lock {@code index} of a call held at least for a time ({@code Locked.holdAtLeast}): while that time is not
+     * up, leaves the key, still the call's, to expire when it is, rather than unlocking it, so that an instance whose
+     * scheduler fires a little later finds it held; once it is up, unlocks it. The time counts from when the call held
+     * its first lock, measured when Redis's answer arrived, so by Redis's clock the key never expires before the call's
+     * acquisition plus that time.
+     */
+    private CompletableFuture<Void> keepOrUnlock(LockedCall call, int index) {
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.acquiredNanos());
+        long leftMillis = call.facts.holdAtLeastMillis() - elapsedMillis;
+        RedissonClient redisson = client.getNow();
+        if (leftMillis <= 0 || redisson == null) {
+            return unlock(call, index);
+        }
+        CompletableFuture<Boolean> kept;
+        try {
+            kept = call.facts
+                    .kind()
+                    .keep(redisson, call.locks[index], call.ownerOf(index), leftMillis)
+                    .toCompletableFuture();
+        } catch (Throwable e) {
+            // an Error too: the turn is passed on and the loss reported after the answer, whatever it is
+            kept = CompletableFuture.failedFuture(e);
+        }
+        return kept.handle((held, failure) -> {
+                    call.passTurn(index);
+                    if (failure != null) {
+                        return LockLosses.releaseFailed(call, index, failure);
+                    }
+                    return Boolean.TRUE.equals(held)
+                            ? null
+                            : LockLosses.releaseFailed(call, index, new IllegalMonitorStateException());
+                })
+                .thenCompose(loss -> report(call, loss));
     }
 
     /** How many clients listen for the key's release besides this application (0 when that cannot be asked). */

@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param handOffBudget how long such a chain may keep the key from when it was taken from Redis; 0: no hand-off
  * @param release whether a call that ends inside its caller's JTA transaction keeps its lock until that transaction
  *     completes
+ * @param holdAtLeast the least time the lock stays held from its acquisition: a call that ends sooner leaves its key
+ *     to expire then instead of unlocking it ({@code Locked.holdAtLeast}); {@code null}: none
  */
 public record LockSettings(
         LockType type,
@@ -26,11 +28,12 @@ public record LockSettings(
         LeaseLossPolicy onLeaseLost,
         int handOffLimit,
         Duration handOffBudget,
-        ReleasePolicy release) {
+        ReleasePolicy release,
+        Duration holdAtLeast) {
 
     /**
      * With the default hand-off bounds ({@link GlobalDefaults#DEFAULT_HAND_OFF_LIMIT} and budget), released after the
-     * caller's transaction.
+     * caller's transaction, with no hold-at-least.
      */
     public LockSettings(
             LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
@@ -42,10 +45,16 @@ public record LockSettings(
                 onLeaseLost,
                 GlobalDefaults.DEFAULT_HAND_OFF_LIMIT,
                 GlobalDefaults.DEFAULT_HAND_OFF_BUDGET,
-                ReleasePolicy.AFTER_TRANSACTION);
+                ReleasePolicy.AFTER_TRANSACTION,
+                null);
     }
 
     public boolean usesWatchdog() {
         return leaseTime == null;
+    }
+
+    /** Whether a call that ends early keeps its keys until its {@link #holdAtLeast} has passed. */
+    public boolean holdsAtLeast() {
+        return holdAtLeast != null;
     }
 }

@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
@@ -12,6 +13,7 @@ import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.config.SettingValues;
 import dev.padlock.core.key.BoundTemplate;
 import dev.padlock.core.key.KeyBinder;
+import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.shape.MethodShape;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,9 +116,11 @@ public final class LockedMethodValidator {
                     resolveOnLeaseLost(),
                     resolveHandOffLimit(),
                     resolveHandOffBudget(),
-                    resolveRelease());
+                    resolveRelease(),
+                    resolveHoldAtLeast());
             ReturnKind returnKind = ReturnKind.checked(method, problems);
             checkSkipOnPrimitive(settings.onFailure(), returnKind);
+            checkHoldAtLeast(settings);
             if (!problems.isEmpty()) {
                 return new Result(null, problems.list());
             }
@@ -194,6 +198,69 @@ public final class LockedMethodValidator {
                     ConfigKeys.LOCK_RELEASE,
                     (subject, text) -> EnumSetting.RELEASE_POLICY.read(subject, text, global.release(), problems),
                     global::release);
+        }
+
+        /** {@code null} when none: empty, or zero. */
+        private Duration resolveHoldAtLeast() {
+            BiFunction<String, String, Duration> atLeast = (subject, text) -> {
+                Duration parsed = SettingValues.duration(subject, text, Duration.ZERO, null, problems);
+                return parsed.isZero() ? null : parsed;
+            };
+            return perLock(
+                    ConfigKeys.LOCK_HOLD_AT_LEAST,
+                    atLeast,
+                    () -> spec.holdAtLeast().isBlank()
+                            ? null
+                            : atLeast.apply(holdAtLeastSubject(), spec.holdAtLeast()));
+        }
+
+        /** Where the hold-at-least came from, for messages: the per-lock key when set, else the member. */
+        private String holdAtLeastSubject() {
+            return config.perLock(name, ConfigKeys.LOCK_HOLD_AT_LEAST)
+                    .map(set -> Problems.lockKey(set.getKey(), method.display()))
+                    .orElse(Problems.member(method.display(), "holdAtLeast"));
+        }
+
+        /**
+         * A hold-at-least needs a lock whose hold can outlive the call ({@link LockKind#keepsHolds}), and must fit in
+         * the lease: past it, Redis frees the key anyway (and a watchdog-mode key lapses that long after its JVM
+         * stopped renewing it).
+         */
+        private void checkHoldAtLeast(LockSettings settings) {
+            Duration atLeast = settings.holdAtLeast();
+            if (atLeast == null) {
+                return;
+            }
+            if (!LockKind.of(settings.type()).keepsHolds()) {
+                problems.invalid(
+                        holdAtLeastSubject(),
+                        "a " + settings.type() + " lock cannot be held past its call: "
+                                + (settings.type() == LockType.FAIR
+                                        ? "the callers queued for it in Redis wait for an unlock, not for its expiry"
+                                        : "its Redis hash is shared between readers and writers"),
+                        "Use type REENTRANT (the default), SPIN or FENCED, or remove the hold-at-least");
+                return;
+            }
+            if (settings.usesWatchdog()) {
+                Duration watchdog = global.watchdogTimeout();
+                if (atLeast.compareTo(watchdog) > 0) {
+                    problems.invalid(
+                            holdAtLeastSubject(),
+                            DurationText.format(atLeast) + " is longer than the lease of a watchdog-mode lock, "
+                                    + ConfigKeys.WATCHDOG_TIMEOUT + " (" + DurationText.format(watchdog)
+                                    + "), after which Redis frees a key its JVM no longer renews",
+                            "Use " + DurationText.format(watchdog) + " or less, raise " + ConfigKeys.WATCHDOG_TIMEOUT
+                                    + ", or set a leaseTime at least as long");
+                }
+            } else if (atLeast.compareTo(settings.leaseTime()) > 0) {
+                problems.invalid(
+                        holdAtLeastSubject(),
+                        DurationText.format(atLeast) + " is longer than the lease ("
+                                + DurationText.format(settings.leaseTime())
+                                + "), after which Redis frees the key anyway",
+                        "Use " + DurationText.format(settings.leaseTime())
+                                + " or less, or a leaseTime at least as long");
+            }
         }
 
         private Duration resolveHandOffBudget() {

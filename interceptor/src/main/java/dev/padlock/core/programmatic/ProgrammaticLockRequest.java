@@ -72,6 +72,16 @@ final class ProgrammaticLockRequest implements LockRequest {
     }
 
     @Override
+    public LockRequest holdAtLeast(Duration holdAtLeast) {
+        Objects.requireNonNull(holdAtLeast, "holdAtLeast");
+        if (holdAtLeast.isNegative()) {
+            throw new IllegalArgumentException(settings.display() + ".holdAtLeast(" + holdAtLeast
+                    + "): a hold cannot be negative. Use Duration.ZERO to release when the code ends");
+        }
+        return with(settings.withHoldAtLeast(holdAtLeast.toString()));
+    }
+
+    @Override
     public LockRequest onFailure(OnFailure onFailure) {
         Objects.requireNonNull(onFailure, "onFailure");
         return with(settings.withOnFailure(onFailure));

@@ -125,7 +125,7 @@ public final class ProgrammaticLocks implements Locks {
             throw new IllegalArgumentException(
                     problems.list().get(0) + "; pass the varying part as a key instead," + " which Padlock escapes");
         }
-        RequestSettings settings = new RequestSettings(trimmed, keys.length, null, "", "", null);
+        RequestSettings settings = new RequestSettings(trimmed, keys.length, null, "", "", null, "");
         for (int i = 0; i < keys.length; i++) {
             checkKey(settings, keys, i);
         }

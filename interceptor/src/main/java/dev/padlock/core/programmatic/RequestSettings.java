@@ -11,8 +11,16 @@ import java.util.List;
  * What one call set, unset values {@code null} or empty; equal settings share an operation.
  *
  * @param lease a duration in ISO form, {@link SettingValues#WATCHDOG}, or empty for the global default
+ * @param holdAtLeast a duration in ISO form, or empty for none
  */
-record RequestSettings(String name, int keyCount, LockType type, String waitTime, String lease, OnFailure onFailure) {
+record RequestSettings(
+        String name,
+        int keyCount,
+        LockType type,
+        String waitTime,
+        String lease,
+        OnFailure onFailure,
+        String holdAtLeast) {
 
     /**
      * How messages, events and metrics name a lock taken in code, e.g. {@code Locks.on("stock", key)}. The type
@@ -34,22 +42,27 @@ record RequestSettings(String name, int keyCount, LockType type, String waitTime
                 type == null ? LockType.REENTRANT : type,
                 waitTime,
                 lease,
-                onFailure == null ? OnFailure.THROW : onFailure);
+                onFailure == null ? OnFailure.THROW : onFailure,
+                holdAtLeast);
     }
 
     RequestSettings withType(LockType t) {
-        return new RequestSettings(name, keyCount, t, waitTime, lease, onFailure);
+        return new RequestSettings(name, keyCount, t, waitTime, lease, onFailure, holdAtLeast);
     }
 
     RequestSettings withWait(String w) {
-        return new RequestSettings(name, keyCount, type, w, lease, onFailure);
+        return new RequestSettings(name, keyCount, type, w, lease, onFailure, holdAtLeast);
     }
 
     RequestSettings withLease(String l) {
-        return new RequestSettings(name, keyCount, type, waitTime, l, onFailure);
+        return new RequestSettings(name, keyCount, type, waitTime, l, onFailure, holdAtLeast);
     }
 
     RequestSettings withOnFailure(OnFailure f) {
-        return new RequestSettings(name, keyCount, type, waitTime, lease, f);
+        return new RequestSettings(name, keyCount, type, waitTime, lease, f, holdAtLeast);
+    }
+
+    RequestSettings withHoldAtLeast(String h) {
+        return new RequestSettings(name, keyCount, type, waitTime, lease, onFailure, h);
     }
 }

@@ -28,6 +28,10 @@ import org.redisson.api.RedissonClient;
  * @param channel the prefix of the channel on which Redisson's waiters for a key hear of its release (the channel
  *     is {@code <prefix>:{<key>}}); {@code null} for a lock whose waiters poll instead (spin) or that does not take
  *     turns
+ * @param keepsHolds whether a call's hold may outlive the call, left to expire at a later time instead of unlocked
+ *     (a hold-at-least): the lock is one owner's hash entry that only its owner's unlock or its expiry frees, and no
+ *     waiter queues for it in Redis (a fair lock's queue would wait for an unlock that never comes; a read-write
+ *     lock's hash is shared with its readers)
  */
 public record LockKind(
         BiFunction<RedissonClient, String, RLock> locks,
@@ -36,19 +40,22 @@ public record LockKind(
         boolean readLayout,
         String ownerSuffix,
         boolean takesTurns,
-        String channel) {
+        String channel,
+        boolean keepsHolds) {
 
     private static final String READ_WRITE = "READ/WRITE";
 
     public static LockKind of(LockType type) {
-        // lock, family, fenced, read layout, owner suffix, takes turns, release channel
+        // lock, family, fenced, read layout, owner suffix, takes turns, release channel, keeps holds
         return switch (type) {
             case REENTRANT ->
-                new LockKind(RedissonClient::getLock, "REENTRANT", false, false, "", true, "redisson_lock__channel");
-            case FAIR -> new LockKind(RedissonClient::getFairLock, "FAIR", false, false, "", false, null);
-            case SPIN -> new LockKind(RedissonClient::getSpinLock, "SPIN", false, false, "", true, null);
+                new LockKind(
+                        RedissonClient::getLock, "REENTRANT", false, false, "", true, "redisson_lock__channel", true);
+            case FAIR -> new LockKind(RedissonClient::getFairLock, "FAIR", false, false, "", false, null, false);
+            case SPIN -> new LockKind(RedissonClient::getSpinLock, "SPIN", false, false, "", true, null, true);
             case FENCED ->
-                new LockKind(RedissonClient::getFencedLock, "FENCED", true, false, "", true, "redisson_lock__channel");
+                new LockKind(
+                        RedissonClient::getFencedLock, "FENCED", true, false, "", true, "redisson_lock__channel", true);
             case WRITE ->
                 new LockKind(
                         (client, key) -> client.getReadWriteLock(key).writeLock(),
@@ -57,7 +64,8 @@ public record LockKind(
                         false,
                         ":write",
                         true,
-                        "redisson_rwlock");
+                        "redisson_rwlock",
+                        false);
             case READ ->
                 new LockKind(
                         (client, key) -> client.getReadWriteLock(key).readLock(),
@@ -66,7 +74,8 @@ public record LockKind(
                         true,
                         "",
                         false,
-                        null);
+                        null,
+                        false);
         };
     }
 
@@ -95,6 +104,17 @@ public record LockKind(
         return client.getConfig().isClusterConfig()
                 ? client.getShardedTopic(name).countSubscribersAsync()
                 : client.getTopic(name).countSubscribersAsync();
+    }
+
+    /**
+     * Instead of unlocking {@code lock}, leaves the hold of {@code owner} of this client to expire in {@code millis}
+     * (a hold-at-least, for kinds that {@link #keepsHolds}); completes with false when that owner no longer holds it.
+     * The hold stays under the owner's id, which no other call uses, so nobody can release it early, and its waiters
+     * take the key once it expired.
+     */
+    public CompletionStage<Boolean> keep(RedissonClient client, RLock lock, long owner, long millis) {
+        return RenewalScripts.keep(
+                client, lock.getName(), RenewalScripts.ownerField(client, owner) + ownerSuffix, millis);
     }
 
     public RLock lock(RedissonClient client, String key) {

@@ -77,6 +77,16 @@ final class RenewalScripts {
     }
 
     /**
+     * Leaves an exclusive lock's hold to expire in {@code millis}, owner-checked (the {@link #EXCLUSIVE} script): a
+     * hold-at-least, ended. Never waits for replicas: a replica that missed it still has the hold's older expiry, the
+     * lease's end, which is never sooner, so a failover can only keep the key longer, and the master's answer tells
+     * whether the owner still held it.
+     */
+    static CompletionStage<Boolean> keep(RedissonClient client, String key, String field, long millis) {
+        return plain(client, EXCLUSIVE, key, field, millis);
+    }
+
+    /**
      * No replica of the lock's master confirmed an extension within the client's {@code slavesSyncTimeout}: the master
      * extended the lease, but a failover to a replica would not carry it.
      */
@@ -121,6 +131,11 @@ final class RenewalScripts {
                                         : cause);
                     });
         }
+        return plain(client, script, key, field, leaseMillis);
+    }
+
+    private static CompletionStage<Boolean> plain(
+            RedissonClient client, String script, String key, String field, long leaseMillis) {
         // Routed by the lock key (its cluster slot); Redisson caches the script and sends EVALSHA.
         return client.getScript(StringCodec.INSTANCE)
                 .<Boolean>evalAsync(

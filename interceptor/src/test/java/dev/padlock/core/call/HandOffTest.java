@@ -32,7 +32,8 @@ class HandOffTest {
                 LeaseLossPolicy.THROW,
                 limit,
                 budget,
-                ReleasePolicy.AFTER_TRANSACTION);
+                ReleasePolicy.AFTER_TRANSACTION,
+                null);
         return HandOff.of(settings, LockKind.of(type).handsOff(), -1, () -> LEASE_MS);
     }
 

@@ -84,6 +84,24 @@ class LockedMethodValidatorTest {
         MyFuture subtypeOfStage() {
             return null;
         }
+
+        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "20s")
+        void holdsAtLeast() {}
+
+        @Locked(value = "import", leaseTime = "10s", holdAtLeast = "30s")
+        void holdsLongerThanItsLease() {}
+
+        @Locked(value = "watched", holdAtLeast = "45s")
+        void holdsLongerThanTheWatchdog() {}
+
+        @Locked(value = "queue", type = LockType.FAIR, holdAtLeast = "1s")
+        void holdsAFairLock() {}
+
+        @Locked(value = "catalog", type = LockType.READ, holdAtLeast = "1s")
+        void holdsAReadLock() {}
+
+        @Locked(value = "none", holdAtLeast = "0")
+        void holdsForNoTime() {}
     }
 
     static class MyFuture extends CompletableFuture<String> {}
@@ -239,6 +257,60 @@ class LockedMethodValidatorTest {
                 .isEqualTo(new LockSettings(
                         LockType.REENTRANT, Duration.ofSeconds(5), null, OnFailure.THROW, LeaseLossPolicy.WARN));
         assertThat(plan.keys().get(0).parameterIndexes()).containsExactly(0);
+    }
+
+    @Test
+    void aHoldAtLeastResolvesFromTheMemberAndTheLockKey() {
+        assertThat(validate("holdsAtLeast").plan().settings().holdAtLeast()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(validate("holdsForNoTime").plan().settings().holdsAtLeast()).isFalse();
+        assertThat(validate("fine").plan().settings().holdsAtLeast()).isFalse();
+
+        config.put("padlock.locks.report.hold-at-least", "5s");
+        assertThat(validate("holdsAtLeast").plan().settings().holdAtLeast()).isEqualTo(Duration.ofSeconds(5));
+        config.put("padlock.locks.report.hold-at-least", "0");
+        assertThat(validate("holdsAtLeast").plan().settings().holdsAtLeast()).isFalse();
+    }
+
+    @Test
+    void aHoldAtLeastLongerThanTheLeaseIsRefusedWithTheFix() {
+        assertThat(problems("holdsLongerThanItsLease"))
+                .containsExactly("Invalid @Locked.holdAtLeast on " + Beans.class.getName()
+                        + "#holdsLongerThanItsLease(): 30s is longer than the lease (10s), after which Redis frees the"
+                        + " key anyway. Use 10s or less, or a leaseTime at least as long.");
+    }
+
+    @Test
+    void aHoldAtLeastLongerThanTheWatchdogTimeoutIsRefusedWithTheFix() {
+        assertThat(problems("holdsLongerThanTheWatchdog"))
+                .containsExactly("Invalid @Locked.holdAtLeast on " + Beans.class.getName()
+                        + "#holdsLongerThanTheWatchdog(): 45s is longer than the lease of a watchdog-mode lock,"
+                        + " padlock.watchdog-timeout (30s), after which Redis frees a key its JVM no longer renews."
+                        + " Use 30s or less, raise padlock.watchdog-timeout, or set a leaseTime at least as long.");
+
+        config.put("padlock.watchdog-timeout", "1m");
+        assertThat(problems("holdsLongerThanTheWatchdog")).isEmpty();
+        config.put("padlock.watchdog-timeout", "10s");
+        assertThat(problems("holdsAtLeast")).singleElement().asString().contains("20s is longer than");
+    }
+
+    @Test
+    void aHoldAtLeastFromTheLockKeyIsCheckedAndNamedAsTheKey() {
+        config.put("padlock.locks.report.hold-at-least", "2m");
+        assertThat(problems("holdsAtLeast"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.locks.report.hold-at-least (lock of " + Beans.class.getName()
+                        + "#holdsAtLeast()): 2m is longer than the lease of a watchdog-mode lock");
+    }
+
+    @Test
+    void onlyLocksWhoseHoldCanOutliveTheCallTakeAHoldAtLeast() {
+        assertThat(problems("holdsAFairLock"))
+                .containsExactly("Invalid @Locked.holdAtLeast on " + Beans.class.getName()
+                        + "#holdsAFairLock(): a FAIR lock cannot be held past its call: the callers queued for it in"
+                        + " Redis wait for an unlock, not for its expiry. Use type REENTRANT (the default), SPIN or"
+                        + " FENCED, or remove the hold-at-least.");
+        assertThat(problems("holdsAReadLock")).singleElement().asString().contains("a READ lock cannot be held");
     }
 
     @Test

@@ -130,7 +130,8 @@ final class LockedMethodScanner {
                 LockType.valueOf(member(locked, "type").asEnum()),
                 member(locked, "waitTime").asString(),
                 member(locked, "leaseTime").asString(),
-                OnFailure.valueOf(member(locked, "onFailure").asEnum()));
+                OnFailure.valueOf(member(locked, "onFailure").asEnum()),
+                member(locked, "holdAtLeast").asString());
     }
 
     private static AnnotationValue member(AnnotationInstance locked, String name) {

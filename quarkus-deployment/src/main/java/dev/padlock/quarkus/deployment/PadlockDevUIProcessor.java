@@ -88,6 +88,8 @@ class PadlockDevUIProcessor {
         row.put("on failure", settings.onFailure().name());
         // Whether a call that ends inside its caller's transaction keeps the lock until that transaction completes.
         row.put("release", EnumSetting.spelled(settings.release()));
+        // The least time a call's keys stay held from its acquisition (run-once jobs); "-" when released at the end.
+        row.put("hold at least", settings.holdsAtLeast() ? DurationText.format(settings.holdAtLeast()) : "-");
         return row;
     }
 }
