@@ -212,5 +212,14 @@ public interface PadlockConfigReference {
         /** {@code after-transaction} or {@code on-return}, as {@code padlock.release}, for this lock. */
         @ConfigDocDefault("padlock.release")
         Optional<String> release();
+
+        /**
+         * The least time this lock stays held from its acquisition (run-once jobs): a call that ends sooner leaves its
+         * key to expire then, instead of releasing it. At most the lease (the fixed one, or
+         * {@code padlock.watchdog-timeout}); {@code reentrant}, {@code spin} and {@code fenced} locks only; such keys
+         * are never handed on. {@code 0} turns the annotation's off.
+         */
+        @ConfigDocDefault("the annotation's, else none")
+        Optional<String> holdAtLeast();
     }
 }

@@ -27,7 +27,7 @@ class DevUICardTest {
         @Locked(value = "stock", key = "{sku}", waitTime = "250ms", leaseTime = "30s")
         public void reserve(String sku) {}
 
-        @Locked(type = LockType.FENCED)
+        @Locked(type = LockType.FENCED, holdAtLeast = "1s")
         public void settle() {}
     }
 
@@ -52,7 +52,8 @@ class DevUICardTest {
                                 "wait", "250ms",
                                 "lease", "30s",
                                 "on failure", "THROW",
-                                "release", "after-transaction"),
+                                "release", "after-transaction",
+                                "hold at least", "-"),
                         Map.of(
                                 "method", Shop.class.getName() + "#settle()",
                                 "lock", Shop.class.getName() + "#settle",
@@ -61,7 +62,8 @@ class DevUICardTest {
                                 "wait", "5s",
                                 "lease", "watchdog",
                                 "on failure", "THROW",
-                                "release", "after-transaction")));
+                                "release", "after-transaction",
+                                "hold at least", "1s")));
         assertThat(card.getBuildTimeData()
                         .get(PadlockDevUIProcessor.NAMED_LOCKS)
                         .getContent())
