@@ -46,7 +46,7 @@ class DevModeTest {
     /** The example's own application.properties, on a port of this test's choosing. */
     @RegisterExtension
     static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(LockProbe.class, LockProbeResource.class)
+            .withApplicationRoot(jar -> jar.addClasses(StockSnapshotJob.class, LockProbe.class, LockProbeResource.class)
                     .addAsResource(
                             new StringAsset(exampleProperties() + "\nquarkus.http.port=" + PORT + "\n"),
                             "application.properties"));
@@ -122,8 +122,8 @@ class DevModeTest {
 
         List<Map<String, String>> methods = rows(data.get("lockedMethods"));
         assertThat(methods)
-                .as("the example's four locked methods and LockProbe's two")
-                .hasSize(6)
+                .as("the example's four locked methods, its snapshot job and LockProbe's two")
+                .hasSize(7)
                 .contains(
                         Map.of(
                                 "method", "dev.padlock.examples.inventory.Inventory#reserve(String, int)",
@@ -133,7 +133,8 @@ class DevModeTest {
                                 "wait", "5s",
                                 "lease", "watchdog",
                                 "on failure", "THROW",
-                                "release", "after-transaction"),
+                                "release", "after-transaction",
+                                "hold at least", "-"),
                         Map.of(
                                 "method", "dev.padlock.examples.inventory.Inventory#nightlyReport()",
                                 "lock", "nightly-report",
@@ -142,7 +143,19 @@ class DevModeTest {
                                 "wait", "0ms",
                                 "lease", "watchdog",
                                 "on failure", "SKIP",
-                                "release", "after-transaction"));
+                                "release", "after-transaction",
+                                "hold at least", "-"),
+                        Map.of(
+                                "method",
+                                        "dev.padlock.examples.inventory.StockSnapshotJob#snapshot(ScheduledExecution)",
+                                "lock", "stock-snapshot",
+                                "keys", "padlock:stock-snapshot",
+                                "type", "REENTRANT",
+                                "wait", "0ms",
+                                "lease", "watchdog",
+                                "on failure", "SKIP",
+                                "release", "after-transaction",
+                                "hold at least", "30s"));
         assertThat(methods)
                 .filteredOn(row -> row.get("method").startsWith("dev.padlock.examples.inventory.Inventory#transfer("))
                 .singleElement()
@@ -203,7 +216,7 @@ class DevModeTest {
                 assertThat(browser.awaitText("Locks held now 1"))
                         .as("Padlock's card")
                         .contains("Padlock EXPERIMENTAL @Locked: run CDI bean methods")
-                        .contains("Locked methods 6")
+                        .contains("Locked methods 7")
                         .contains("Named locks 0");
                 browser.screenshot(SCREENSHOTS.resolve("extensions.png"));
 

@@ -17,7 +17,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.h2.tools.Server;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 
 /**
  * A Redis from the test harness, a database (H2 in server mode, in this JVM, on a free port) and two JVMs of the
@@ -28,6 +33,9 @@ final class TwoInstances implements AutoCloseable {
 
     static final Path APP = Path.of(System.getProperty("inventory.quarkus-app", "target/quarkus-app/quarkus-run.jar"));
     static final Path LOGS = Path.of(System.getProperty("inventory.logs", "target/it-logs"));
+
+    /** Both instances fire the stock snapshot job every 3 s (see {@link #snapshotRuns}). */
+    static final long SNAPSHOT_INTERVAL_SECONDS = 3;
 
     final RedisServer redis;
     final Server database;
@@ -64,8 +72,12 @@ final class TwoInstances implements AutoCloseable {
             Map<String, String> withDatabase = new HashMap<>(properties);
             withDatabase.put("quarkus.datasource.jdbc.url", started.databaseUrl);
             for (int i = 1; i <= 2; i++) {
-                RunningApp app =
-                        InventoryApps.startQuarkus(APP, label + "-" + i, started.redis.uri(), LOGS, withDatabase);
+                Map<String, String> instance = new HashMap<>(withDatabase);
+                instance.put("inventory.instance", label + "-" + i);
+                // the second instance's clock is a second behind: its scheduler fires each snapshot a second later
+                instance.put("inventory.snapshot.schedule", i == 1 ? "0/3 * * * * ?" : "1/3 * * * * ?");
+                instance.put("padlock.locks.stock-snapshot.hold-at-least", "2s");
+                RunningApp app = InventoryApps.startQuarkus(APP, label + "-" + i, started.redis.uri(), LOGS, instance);
                 started.apps.add(app);
                 started.client.warmUp(app.baseUri());
             }
@@ -78,6 +90,41 @@ final class TwoInstances implements AutoCloseable {
 
     List<URI> uris() {
         return apps.stream().map(RunningApp::baseUri).toList();
+    }
+
+    /**
+     * The stock snapshot job's runs ({@code StockSnapshotJob}) for the next {@code count} occurrences, each complete
+     * (both instances' schedules fired): by occurrence, the instances that ran it. Both instances fire every 3 s, the
+     * second one a second after the first; their 2 s hold-at-least is longer than that skew plus the scheduler's jitter
+     * (it checks its triggers on each full second) and shorter than the interval minus both.
+     */
+    Map<Long, List<String>> snapshotRuns(int count) throws InterruptedException {
+        long first = System.currentTimeMillis() / 1000 / SNAPSHOT_INTERVAL_SECONDS + 1;
+        long last = first + count - 1;
+        // a second after the late schedule of the last occurrence fired: its run, if any, is recorded by then
+        long until = (last * SNAPSHOT_INTERVAL_SECONDS + 2) * 1000;
+        while (System.currentTimeMillis() < until) {
+            Thread.sleep(100);
+        }
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri());
+        RedissonClient redisson = Redisson.create(config);
+        try {
+            Map<Long, List<String>> runs = new TreeMap<>();
+            for (long occurrence = first; occurrence <= last; occurrence++) {
+                runs.put(occurrence, new ArrayList<>());
+            }
+            for (String line : redisson.<String>getList("inventory:snapshots", StringCodec.INSTANCE)) {
+                String[] parts = line.split(" ");
+                long occurrence = Long.parseLong(parts[0]) / SNAPSHOT_INTERVAL_SECONDS;
+                if (runs.containsKey(occurrence)) {
+                    runs.get(occurrence).add(parts[1]);
+                }
+            }
+            return runs;
+        } finally {
+            redisson.shutdown();
+        }
     }
 
     /** A SKU's committed level in the stock table, the one source of truth both instances share. */

@@ -130,6 +130,19 @@ class TwoInstancesIT {
                 .noneMatch(line -> line.contains("kiwi"));
     }
 
+    /**
+     * The stock snapshot job runs once per occurrence, though both instances' schedulers fire it, the second one a
+     * second late: the first run leaves its key held at least 2 s, so the late instance skips. The control, without
+     * the lock, runs each occurrence on both ({@link UnlockedControlIT}).
+     */
+    @Test
+    void eachSnapshotOccurrenceRunsOnOneInstanceOnly() throws InterruptedException {
+        Map<Long, List<String>> runs = instances.snapshotRuns(3);
+        assertThat(runs)
+                .as("by occurrence, the instances that ran the snapshot")
+                .allSatisfy((occurrence, ran) -> assertThat(ran).containsExactly("locked-1"));
+    }
+
     @Test
     void onlyOneInstanceRunsTheNightlyReport() throws Exception {
         List<URI> uris = instances.uris();

@@ -3,6 +3,7 @@ package dev.padlock.examples.inventory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.examples.load.ReservationRun;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +29,14 @@ class UnlockedControlIT {
         if (instances != null) {
             instances.close();
         }
+    }
+
+    @Test
+    void withoutTheLockEverySnapshotRunsOnBothInstances() throws InterruptedException {
+        Map<Long, List<String>> runs = instances.snapshotRuns(3);
+        assertThat(runs)
+                .as("by occurrence, the instances that ran the snapshot")
+                .allSatisfy((occurrence, ran) -> assertThat(ran).containsExactlyInAnyOrder("unlocked-1", "unlocked-2"));
     }
 
     @Test
