@@ -106,6 +106,14 @@ public final class LockedMethodValidator {
                         "Make it a non-final instance method that callers reach through the bean");
                 return new Result(null, problems.list());
             }
+            if (method.isTimerCallback()) {
+                problems.invalidMethod(
+                        method.display(),
+                        "an EJB timer callback (@Schedule or @Timeout) is called through @AroundTimeout interceptors"
+                                + " only, so it would run without the lock",
+                        "Put @Locked on a method of another bean and call that from the timer method");
+                return new Result(null, problems.list());
+            }
             SettingValues.hasNoHashTag(Problems.member(method.display(), "value"), name, problems);
             List<BoundTemplate> keys = bindKeys();
             LockSettings settings = new LockSettings(

@@ -30,6 +30,16 @@ public interface MethodShape {
         return !Modifier.isPrivate(modifiers) && !Modifier.isStatic(modifiers) && !Modifier.isFinal(modifiers);
     }
 
+    /**
+     * Whether an EJB timer service calls it: annotated {@code jakarta.ejb.Schedule}, {@code Schedules} or
+     * {@code Timeout} (named, so that no EJB API is needed). A timer callback goes through {@code @AroundTimeout}
+     * interceptors only, so {@code @Locked}, an {@code @AroundInvoke} interceptor, never runs around it. Only reflection
+     * sees them; Quarkus has no EJB timers.
+     */
+    default boolean isTimerCallback() {
+        return false;
+    }
+
     /** {@code com.acme.Inventory#reserve(String, int)}: how every message names the method. */
     default String display() {
         return declaringClass() + "#" + name()

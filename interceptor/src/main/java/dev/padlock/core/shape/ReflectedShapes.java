@@ -1,5 +1,6 @@
 package dev.padlock.core.shape;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
@@ -8,6 +9,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@link MethodShape} and {@link TypeShape} over reflection, used by the portable extension and at run time. */
 public final class ReflectedShapes {
@@ -62,7 +64,20 @@ public final class ReflectedShapes {
         public boolean isInterceptable() {
             return MethodShape.interceptable(method.getModifiers());
         }
+
+        @Override
+        public boolean isTimerCallback() {
+            for (Annotation annotation : method.getAnnotations()) {
+                if (TIMER_CALLBACKS.contains(annotation.annotationType().getName())) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
+
+    private static final Set<String> TIMER_CALLBACKS =
+            Set.of("jakarta.ejb.Schedule", "jakarta.ejb.Schedules", "jakarta.ejb.Timeout");
 
     /** A type, and the member that led to it when it was reached through a property. */
     public record ReflectedType(Class<?> type, Member via) implements TypeShape {

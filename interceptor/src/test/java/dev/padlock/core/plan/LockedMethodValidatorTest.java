@@ -102,6 +102,10 @@ class LockedMethodValidatorTest {
 
         @Locked(value = "none", holdAtLeast = "0")
         void holdsForNoTime() {}
+
+        @jakarta.ejb.Schedule(hour = "2", persistent = false)
+        @Locked(value = "nightly", waitTime = "0", onFailure = OnFailure.SKIP)
+        void timerCallback() {}
     }
 
     static class MyFuture extends CompletableFuture<String> {}
@@ -311,6 +315,15 @@ class LockedMethodValidatorTest {
                         + " Redis wait for an unlock, not for its expiry. Use type REENTRANT (the default), SPIN or"
                         + " FENCED, or remove the hold-at-least.");
         assertThat(problems("holdsAReadLock")).singleElement().asString().contains("a READ lock cannot be held");
+    }
+
+    @Test
+    void anEjbTimerCallbackIsRefusedForItWouldRunWithoutTheLock() {
+        assertThat(problems("timerCallback"))
+                .containsExactly("Invalid @Locked on " + Beans.class.getName() + "#timerCallback(): an EJB timer"
+                        + " callback (@Schedule or @Timeout) is called through @AroundTimeout interceptors only, so it"
+                        + " would run without the lock. Put @Locked on a method of another bean and call that from the"
+                        + " timer method.");
     }
 
     @Test
