@@ -1,5 +1,6 @@
 package dev.padlock.quarkus.deployment;
 
+import dev.padlock.quarkus.deployment.PadlockBuildTimeConfig.DevServices.Start;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -32,6 +33,7 @@ final class DevServicesPlan {
             boolean padlockRedisConfigured,
             boolean quarkusRedisProvided,
             boolean enabled,
+            Start start,
             boolean devMode,
             boolean shared,
             BooleanSupplier containerRuntimeAvailable,
@@ -50,6 +52,9 @@ final class DevServicesPlan {
         if (!in.enabled()) {
             return Choice.DISABLED;
         }
+        if (in.start() == Start.PROCESS) {
+            return in.redisServerBinaryFound() ? Choice.START_PROCESS : Choice.FAIL;
+        }
         boolean containers = in.containerRuntimeAvailable().getAsBoolean();
         if (containers
                 && in.devMode()
@@ -60,16 +65,31 @@ final class DevServicesPlan {
         if (containers) {
             return Choice.START_CONTAINER;
         }
+        if (in.start() == Start.CONTAINER) {
+            return Choice.FAIL;
+        }
         return in.redisServerBinaryFound() ? Choice.START_PROCESS : Choice.FAIL;
     }
 
     /** The start-up error when Padlock has no Redis in dev or test mode. */
-    static String noRedisMessage(Choice choice) {
+    static String noRedisMessage(Choice choice, Start start) {
+        String none = "Padlock has no Redis to lock on: padlock.redis.address (and the other padlock.redis.* keys) is"
+                + " not set, and ";
+        if (choice != Choice.DISABLED && start == Start.CONTAINER) {
+            return none + "quarkus.padlock.devservices.start=container, but no container runtime answers. Start Docker"
+                    + " or Podman (Testcontainers finds it through DOCKER_HOST or its socket), or set"
+                    + " quarkus.padlock.devservices.start=auto to fall back to a local redis-server.";
+        }
+        if (choice != Choice.DISABLED && start == Start.PROCESS) {
+            return none + "quarkus.padlock.devservices.start=process, but no redis-server binary was found. Install"
+                    + " redis-server (apt install redis-server, brew install redis), or point"
+                    + " quarkus.padlock.devservices.redis-server at one; or set quarkus.padlock.devservices.start=auto"
+                    + " to use a container when Docker or Podman runs.";
+        }
         String why = choice == Choice.DISABLED
                 ? "Dev Services are disabled (quarkus.padlock.devservices.enabled=false)"
                 : "Dev Services found neither a container runtime nor a redis-server binary";
-        return "Padlock has no Redis to lock on: padlock.redis.address (and the other padlock.redis.* keys) is not"
-                + " set, and " + why + ". Fix it one of three ways: set padlock.redis.address=redis://host:port;"
+        return none + why + ". Fix it one of three ways: set padlock.redis.address=redis://host:port;"
                 + " or install redis-server (apt install redis-server, brew install redis), or point"
                 + " quarkus.padlock.devservices.redis-server at one, so Dev Services start it; or start Docker or"
                 + " Podman so Dev Services run the " + "redis:7 image."

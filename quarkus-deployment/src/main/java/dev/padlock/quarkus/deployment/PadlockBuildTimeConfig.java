@@ -47,6 +47,26 @@ public interface PadlockBuildTimeConfig {
         @WithDefault("true")
         boolean enabled();
 
+        /**
+         * Which Redis Dev Services start: {@code auto} (a container when a container runtime answers, else a local
+         * {@code redis-server} process; the runtime is asked only when something hints at one, such as
+         * {@code DOCKER_HOST} or a Docker or Podman socket), {@code container} (a container only: start-up fails when
+         * no runtime answers) or {@code process} (a {@code redis-server} process only, the container runtime never
+         * asked).
+         */
+        @WithDefault("auto")
+        Start start();
+
+        /** See {@link #start()}. */
+        enum Start {
+            /** A container when a runtime answers, else a process. */
+            AUTO,
+            /** A container only. */
+            CONTAINER,
+            /** A {@code redis-server} process only. */
+            PROCESS
+        }
+
         /** The container image, when a container runtime is available. */
         @WithDefault("redis:7")
         String imageName();

@@ -2,7 +2,9 @@ package dev.padlock.quarkus.deployment;
 
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.quarkus.deployment.PadlockBuildTimeConfig.DevServices.Start;
 import dev.padlock.quarkus.runtime.internal.QuarkusRedisHosts;
+import dev.padlock.redisserver.ContainerRuntimeHint;
 import dev.padlock.redisserver.RedisBinary;
 import io.quarkus.deployment.Capabilities;
 import io.quarkus.deployment.Capability;
@@ -23,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -61,22 +64,36 @@ class PadlockDevServicesProcessor {
         ConfigView view = ConfigView.of(config);
         boolean devMode = launchMode.getLaunchMode() == LaunchMode.DEVELOPMENT;
         Optional<Path> binary = redisServer(dev);
+        Start start = dev.start();
+        // Asking Testcontainers when nothing hints at a runtime costs a second and logs an ERROR: ask only on a hint.
+        Optional<String> hint = start == Start.AUTO ? ContainerRuntimeHint.find() : Optional.empty();
+        BooleanSupplier containers =
+                switch (start) {
+                    case PROCESS -> () -> false;
+                    case CONTAINER -> docker::isContainerRuntimeAvailable;
+                    case AUTO -> () -> hint.isPresent() && docker.isContainerRuntimeAvailable();
+                };
 
         DevServicesPlan.Choice choice = DevServicesPlan.decide(new DevServicesPlan.Inputs(
                 QuarkusRedisHosts.padlockConfigured(view),
                 view.get(QuarkusRedisHosts.HOSTS).isPresent() || quarkusRedisDevServiceRuns(capabilities, config),
                 dev.enabled(),
+                start,
                 devMode,
                 dev.shared(),
-                docker::isContainerRuntimeAvailable,
+                containers,
                 () -> sharedContainer(dev, launchMode).isPresent(),
                 binary.isPresent()));
         LOG.debugf("Padlock Dev Services: %s", choice);
+        if (choice == DevServicesPlan.Choice.START_PROCESS && hint.isEmpty()) {
+            QuietContainerProbe.install();
+        }
 
         Optional<DevServicesResultBuildItem> service =
                 switch (choice) {
                     case CONFIGURED, BRIDGE_QUARKUS_REDIS -> Optional.empty();
-                    case DISABLED, FAIL -> throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice));
+                    case DISABLED, FAIL ->
+                        throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice, start));
                     case REUSE_SHARED_CONTAINER ->
                         Optional.of(shared(sharedContainer(dev, launchMode).orElseThrow()));
                     case START_CONTAINER ->
@@ -87,15 +104,33 @@ class PadlockDevServicesProcessor {
                                         dev.port(),
                                         dev.shared() && devMode,
                                         dev.serviceName(),
-                                        dev.containerEnv())));
+                                        dev.containerEnv(),
+                                        start == Start.CONTAINER
+                                                ? "quarkus.padlock.devservices.start=container"
+                                                : "a container runtime answers (" + hint.orElse("?") + ")")));
                     case START_PROCESS ->
-                        Optional.of(owned(dev, () -> new RedisProcessService(binary.orElseThrow(), binaryOrigin(dev))));
+                        Optional.of(owned(
+                                dev,
+                                () -> new RedisProcessService(
+                                        binary.orElseThrow(), binaryOrigin(dev), whyProcess(start, hint))));
                 };
         service.ifPresent(services::produce);
     }
 
+    /** Why Dev Services start a process rather than a container, for the one INFO line that says which Redis. */
+    private static String whyProcess(Start start, Optional<String> hint) {
+        if (start == Start.PROCESS) {
+            return "quarkus.padlock.devservices.start=process";
+        }
+        return hint.map(h -> "no container runtime answers (" + h + ")")
+                .orElse("no container runtime was found (no DOCKER_HOST, no Docker or Podman socket)");
+    }
+
     private static DevServicesResultBuildItem shared(ContainerAddress shared) {
-        LOG.infof("Padlock Dev Services reuse the shared Redis container %s at %s", shared.getId(), shared.getUrl());
+        LOG.infof(
+                "Padlock Dev Services reuse the shared Redis container %s at %s: a dev-mode application started it"
+                        + " (quarkus.padlock.devservices.shared=true)",
+                shared.getId(), shared.getUrl());
         return DevServicesResultBuildItem.discovered()
                 .feature(PadlockProcessor.FEATURE)
                 .containerId(shared.getId())

@@ -17,8 +17,12 @@ final class RedisContainerService implements Startable {
     private static final Logger LOG = Logger.getLogger(RedisContainerService.class);
 
     private final GenericContainer<?> container;
+    private final String why;
 
-    RedisContainerService(String image, OptionalInt port, boolean shared, String serviceName, Map<String, String> env) {
+    /** @param why why a container, for the INFO line that says which Redis */
+    RedisContainerService(
+            String image, OptionalInt port, boolean shared, String serviceName, Map<String, String> env, String why) {
+        this.why = why;
         container = new GenericContainer<>(DockerImageName.parse(image).asCompatibleSubstituteFor("redis"))
                 .withExposedPorts(REDIS_PORT)
                 .withEnv(env);
@@ -32,8 +36,8 @@ final class RedisContainerService implements Startable {
     public void start() {
         container.start();
         LOG.infof(
-                "Padlock Dev Services started a Redis container (%s) at %s",
-                container.getDockerImageName(), getConnectionInfo());
+                "Padlock Dev Services started a Redis container (%s) at %s: %s",
+                container.getDockerImageName(), getConnectionInfo(), why);
     }
 
     @Override

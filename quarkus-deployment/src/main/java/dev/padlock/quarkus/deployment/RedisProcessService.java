@@ -17,18 +17,25 @@ final class RedisProcessService implements Startable {
 
     private final Path binary;
     private final String origin;
+    private final String why;
     private ServerProcess server;
 
-    /** @param origin where {@code binary} came from, for messages: the property that names it, or the PATH */
-    RedisProcessService(Path binary, String origin) {
+    /**
+     * @param origin where {@code binary} came from, for messages: the property that names it, or the PATH
+     * @param why why a process rather than a container, for the INFO line that says which Redis
+     */
+    RedisProcessService(Path binary, String origin, String why) {
         this.binary = binary;
         this.origin = origin;
+        this.why = why;
     }
 
     @Override
     public void start() {
         server = ServerProcess.startStandalone(RedisBinary.of(binary, origin));
-        LOG.infof("Padlock Dev Services started a local redis-server process at %s", server.uri());
+        LOG.infof(
+                "Padlock Dev Services started a local redis-server process at %s (%s, from the %s): %s",
+                server.uri(), binary, origin, why);
     }
 
     @Override

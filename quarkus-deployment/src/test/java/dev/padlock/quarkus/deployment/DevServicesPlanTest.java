@@ -9,6 +9,7 @@ import static dev.padlock.quarkus.deployment.DevServicesPlan.Choice.START_CONTAI
 import static dev.padlock.quarkus.deployment.DevServicesPlan.Choice.START_PROCESS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.quarkus.deployment.PadlockBuildTimeConfig.DevServices.Start;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +31,21 @@ class DevServicesPlanTest {
             BooleanSupplier docker,
             BooleanSupplier sharedRunning,
             boolean binary) {
+        return decide(padlock, quarkusRedis, enabled, Start.AUTO, devMode, shared, docker, sharedRunning, binary);
+    }
+
+    private static DevServicesPlan.Choice decide(
+            boolean padlock,
+            boolean quarkusRedis,
+            boolean enabled,
+            Start start,
+            boolean devMode,
+            boolean shared,
+            BooleanSupplier docker,
+            BooleanSupplier sharedRunning,
+            boolean binary) {
         return DevServicesPlan.decide(new DevServicesPlan.Inputs(
-                padlock, quarkusRedis, enabled, devMode, shared, docker, sharedRunning, binary));
+                padlock, quarkusRedis, enabled, start, devMode, shared, docker, sharedRunning, binary));
     }
 
     @Test
@@ -66,12 +80,37 @@ class DevServicesPlanTest {
     @Test
     void theFailureNamesTheThreeFixes() {
         for (DevServicesPlan.Choice choice : new DevServicesPlan.Choice[] {FAIL, DISABLED}) {
-            assertThat(DevServicesPlan.noRedisMessage(choice))
+            assertThat(DevServicesPlan.noRedisMessage(choice, Start.AUTO))
                     .contains("padlock.redis.address=redis://host:port")
                     .contains("install redis-server")
                     .contains("quarkus.padlock.devservices.redis-server")
                     .contains("start Docker or Podman");
         }
-        assertThat(DevServicesPlan.noRedisMessage(DISABLED)).contains("quarkus.padlock.devservices.enabled=false");
+        assertThat(DevServicesPlan.noRedisMessage(DISABLED, Start.AUTO))
+                .contains("quarkus.padlock.devservices.enabled=false");
+    }
+
+    @Test
+    void startProcessNeverAsksTheContainerRuntime() {
+        assertThat(decide(false, false, true, Start.PROCESS, true, true, MUST_NOT_ASK, MUST_NOT_ASK, true))
+                .isEqualTo(START_PROCESS);
+        assertThat(decide(false, false, true, Start.PROCESS, true, true, MUST_NOT_ASK, MUST_NOT_ASK, false))
+                .isEqualTo(FAIL);
+        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.PROCESS))
+                .contains("quarkus.padlock.devservices.start=process, but no redis-server binary was found")
+                .contains("quarkus.padlock.devservices.redis-server");
+    }
+
+    @Test
+    void startContainerNeverFallsBackToAProcess() {
+        assertThat(decide(false, false, true, Start.CONTAINER, false, true, YES, MUST_NOT_ASK, true))
+                .isEqualTo(START_CONTAINER);
+        assertThat(decide(false, false, true, Start.CONTAINER, true, true, YES, YES, true))
+                .isEqualTo(REUSE_SHARED_CONTAINER);
+        assertThat(decide(false, false, true, Start.CONTAINER, true, true, NO, MUST_NOT_ASK, true))
+                .isEqualTo(FAIL);
+        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.CONTAINER))
+                .contains("quarkus.padlock.devservices.start=container, but no container runtime answers")
+                .contains("quarkus.padlock.devservices.start=auto");
     }
 }

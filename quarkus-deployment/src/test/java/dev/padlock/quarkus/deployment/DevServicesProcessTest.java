@@ -12,14 +12,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
 /**
- * No padlock.redis.* and no container runtime (these machines have none): Dev Services start a local
- * redis-server on a free port, and a lock is really taken on it.
+ * No padlock.redis.*, Dev Services pinned to a process ({@code quarkus.padlock.devservices.start=process}): they start a
+ * local redis-server on a free port, and a lock is really taken on it.
  */
 class DevServicesProcessTest {
 
     @RegisterExtension
-    static final QuarkusExtensionTest app =
-            new QuarkusExtensionTest().withApplicationRoot(jar -> jar.addClasses(Job.class));
+    static final QuarkusExtensionTest app = new QuarkusExtensionTest()
+            .withApplicationRoot(jar -> jar.addClasses(Job.class))
+            // the process branch, whether or not a container runtime answers on this machine
+            .overrideConfigKey("quarkus.padlock.devservices.start", "process");
 
     @ApplicationScoped
     public static class Job {

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.QuarkusDevModeTest;
 import java.util.List;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Dev mode with no address and no container runtime: Dev Services start a local redis-server and the
- * application takes a real lock on it at start-up.
+ * Dev mode with no address, Dev Services pinned to a process ({@code quarkus.padlock.devservices.start=process}):
+ * they start a local redis-server and the application takes a real lock on it at start-up.
  *
  * <p>What happens to that Redis on a live reload: {@link LiveReloadKeepsRedisTest} and
  * {@link DevServicesChangeReplacesRedisTest}.
@@ -18,7 +19,10 @@ class DevModeStartTest {
 
     @RegisterExtension
     static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class))
+            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
+                    // the process branch, whether or not a container runtime answers on this machine
+                    .addAsResource(
+                            new StringAsset("quarkus.padlock.devservices.start=process\n"), "application.properties"))
             .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
 
     @Test

@@ -20,7 +20,9 @@ class DevServicesChangeReplacesRedisTest {
     static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
             .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
                     .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.service-name=padlock\n"),
+                            new StringAsset("quarkus.padlock.devservices.service-name=padlock\n"
+                                    // the process branch, whether or not a container runtime answers here
+                                    + "quarkus.padlock.devservices.start=process\n"),
                             "application.properties"))
             .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.dev.console.DevConsoleManager;
 import io.quarkus.test.QuarkusDevModeTest;
 import java.util.List;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,7 +22,10 @@ class LiveReloadKeepsRedisTest {
 
     @RegisterExtension
     static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class))
+            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
+                    // the process branch, whether or not a container runtime answers on this machine
+                    .addAsResource(
+                            new StringAsset("quarkus.padlock.devservices.start=process\n"), "application.properties"))
             .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
 
     @Test
