@@ -30,6 +30,23 @@ public final class Redis {
     }
 
     /**
+     * A single node in a container ({@code redis:7}) started through Testcontainers, whatever else is available: for
+     * tests of a container path (see {@link ContainerRuntime}). Closing it stops and removes the container.
+     *
+     * @throws NoRedisAvailableException when Testcontainers is not on the class path or no container runtime answers
+     */
+    public static RedisServer startContainer() {
+        if (!RedisSource.testcontainersPresent()) {
+            throw new NoRedisAvailableException("A test asked for Redis in a container, but Testcontainers is not on"
+                    + " the test class path: add org.testcontainers:testcontainers (test scope).");
+        }
+        if (!TestcontainersRedis.runtimeAnswers()) {
+            throw new NoRedisAvailableException(ContainerRuntime.noRuntime("A test asked for Redis in a container"));
+        }
+        return TestcontainersRedis.start();
+    }
+
+    /**
      * A single node from a redis-server binary, started with {@code options}: a password, ACL users, a TLS port. An
      * address or a container cannot be set up so; without a binary this fails with {@link NoRedisAvailableException}.
      */

@@ -1,5 +1,6 @@
 package dev.padlock.testing;
 
+import dev.padlock.redisserver.ContainerRuntimeHint;
 import dev.padlock.redisserver.RedisBinary;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -132,13 +133,16 @@ public final class RedisSource {
     private static boolean containerRuntimeAnswers() {
         Boolean known = containerRuntimeAnswers;
         if (known == null) {
-            known = testcontainersPresent() && TestcontainersRedis.runtimeAnswers();
+            // asked only on a hint of a runtime: Testcontainers' probe is slow and logs an ERROR when nothing answers
+            known = testcontainersPresent()
+                    && ContainerRuntimeHint.find().isPresent()
+                    && TestcontainersRedis.runtimeAnswers();
             containerRuntimeAnswers = known;
         }
         return known;
     }
 
-    private static boolean testcontainersPresent() {
+    static boolean testcontainersPresent() {
         try {
             Class.forName(TESTCONTAINERS_PROBE_CLASS, false, RedisSource.class.getClassLoader());
             return true;

@@ -173,8 +173,10 @@ class PadlockDevServicesProcessor {
     private static Optional<ContainerAddress> sharedContainer(
             PadlockBuildTimeConfig.DevServices dev, LaunchModeBuildItem launchMode) {
         for (String label : List.of(RedisContainerService.LABEL, QUARKUS_REDIS_LABEL)) {
+            // this application's own container, found again on a live reload, is not another's to share
             Optional<ContainerAddress> found = new ContainerLocator(label, RedisContainerService.REDIS_PORT)
-                    .locateContainer(dev.serviceName(), dev.shared(), launchMode.getLaunchMode());
+                    .locateContainer(dev.serviceName(), dev.shared(), launchMode.getLaunchMode())
+                    .filter(container -> !RedisContainerService.runsHere(container.getId()));
             if (found.isPresent()) {
                 return found;
             }

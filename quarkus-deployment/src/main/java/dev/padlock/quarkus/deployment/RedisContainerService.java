@@ -4,6 +4,8 @@ import io.quarkus.deployment.builditem.Startable;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -15,6 +17,13 @@ final class RedisContainerService implements Startable {
     static final int REDIS_PORT = 6379;
 
     private static final Logger LOG = Logger.getLogger(RedisContainerService.class);
+
+    /**
+     * The containers this JVM's Dev Services started and have not stopped. Labelled to be shared, one of them is found
+     * by the next build's search for a shared container (a live reload): it is this application's own, which Quarkus
+     * keeps running for it while its settings stay equal, not another application's to reuse.
+     */
+    private static final Set<String> RUNNING_HERE = ConcurrentHashMap.newKeySet();
 
     private final GenericContainer<?> container;
     private final String why;
@@ -32,9 +41,15 @@ final class RedisContainerService implements Startable {
         port.ifPresent(p -> container.setPortBindings(List.of(p + ":" + REDIS_PORT)));
     }
 
+    /** Whether this JVM's Dev Services started the container {@code id} and have not stopped it. */
+    static boolean runsHere(String id) {
+        return RUNNING_HERE.contains(id);
+    }
+
     @Override
     public void start() {
         container.start();
+        RUNNING_HERE.add(container.getContainerId());
         LOG.infof(
                 "Padlock Dev Services started a Redis container (%s) at %s: %s",
                 container.getDockerImageName(), getConnectionInfo(), why);
@@ -52,6 +67,7 @@ final class RedisContainerService implements Startable {
 
     @Override
     public void close() {
+        RUNNING_HERE.remove(container.getContainerId());
         container.stop();
     }
 }
