@@ -1,11 +1,7 @@
 package dev.padlock.quarkus.deployment.devmode;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.padlock.testing.ContainerRuntime;
 import io.quarkus.test.QuarkusDevModeTest;
-import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,24 +21,10 @@ class SharedContainerReuseTest {
 
     @RegisterExtension
     @Order(2)
-    static final QuarkusDevModeTest second = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                    .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.start=container\n"
-                                    + "quarkus.padlock.devservices.service-name=padlock-shared\n"),
-                            "application.properties"))
-            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+    static final QuarkusDevModeTest second = SharedRedisContainer.devModeApplication("padlock-shared");
 
     @Test
     void aSecondDevModeApplicationReusesTheSharedContainer() {
-        List<ReportedRedis> reports = ReportedRedis.in(second.getLogRecords());
-        assertThat(reports).hasSize(1);
-        String shared = System.getProperty("padlock.test.shared-container");
-        assertThat(Containers.publishing(reports.get(0).address()).getId())
-                .as("the container this application locked on")
-                .isEqualTo(shared);
-        assertThat(DevModeLines.of(second))
-                .noneMatch(m -> m.startsWith("Padlock Dev Services started"))
-                .anyMatch(m -> m.startsWith("Padlock Dev Services reuse the shared Redis container " + shared));
+        SharedRedisContainer.reusedBy(second);
     }
 }
