@@ -497,16 +497,17 @@ final class Acquirer {
         releaser.releaseAllLater(call);
         long started = deadline - waitMillis * 1_000_000;
         if (plan.settings().onFailure() == OnFailure.SKIP) {
+            // What the method asked for (a run-once job on the instance that came second), not a problem. Said before
+            // the caller is let go, so that the line precedes whatever the caller logs next.
+            if (!result.isDone() && LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                LOG.log(
+                        System.Logger.Level.DEBUG,
+                        "Skipped {0}: lock {1} is held by another caller (onFailure = SKIP)",
+                        plan.method(),
+                        call.locks[index].getName());
+            }
             if (result.complete(false)) {
                 ended(call, LockEvents.Outcome.SKIPPED, started);
-                // what the method asked for (a run-once job on the instance that came second), not a problem
-                if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-                    LOG.log(
-                            System.Logger.Level.DEBUG,
-                            "Skipped {0}: lock {1} is held by another caller (onFailure = SKIP)",
-                            plan.method(),
-                            call.locks[index].getName());
-                }
             }
         } else if (result.completeExceptionally(
                 notAcquired(call.locks[index].getName(), "it is held by another caller", null))) {
