@@ -36,7 +36,12 @@ final class InventoryChecks {
         assertThat(run.statuses().keySet())
                 .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
                 .isSubsetOf(200, 409, 503);
-        assertThat(redis.command("KEYS", "padlock:*")).as("locks left").asList().isEmpty();
+        // the Quarkus instances' snapshot job leaves its key to expire on purpose (hold-at-least), should it fire
+        assertThat(redis.command("KEYS", "padlock:*"))
+                .as("locks left")
+                .asList()
+                .filteredOn(key -> !key.equals("padlock:stock-snapshot"))
+                .isEmpty();
         return run;
     }
 

@@ -64,9 +64,11 @@ class TwoInstancesIT {
                 .as("answers: reserved, out of stock, or (under heavy load) lock wait timed out; %s", run)
                 .isSubsetOf(200, 409, 503);
         assertThat(instances.client.level(instances.uris().get(1), sku)).isZero();
+        // the snapshot job's key is left to expire on purpose (hold-at-least), whenever the test looks
         assertThat(instances.redis.command("KEYS", "padlock:*"))
                 .as("locks left")
                 .asList()
+                .filteredOn(key -> !key.equals("padlock:stock-snapshot"))
                 .isEmpty();
     }
 
