@@ -97,9 +97,10 @@ class TwoSchedulersOnWeldTest {
         Map<Long, List<String>> held = new TreeMap<>(RUNS.get("held"));
         Map<Long, List<String>> released = new TreeMap<>(RUNS.get("released"));
         for (long occurrence = 0; occurrence < OCCURRENCES; occurrence++) {
+            // once, by whichever application got there first (the first, unless its run was delayed 300 ms)
             assertThat(held.get(occurrence))
                     .as("occurrence %d with a hold-at-least (all: %s)", occurrence, held)
-                    .containsExactly("first");
+                    .hasSize(1);
             assertThat(released.get(occurrence))
                     .as("occurrence %d, the control (all: %s)", occurrence, released)
                     .containsExactlyInAnyOrder("first", "second");

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code @Locked} on Quarkus {@code @Scheduled} methods: a job every 3 seconds, fired by two schedules a second apart
- * (an instance whose clock is a second behind), runs once per occurrence with a hold-at-least of 2 s, which is longer
- * than the skew plus the scheduler's jitter (it checks its triggers on each full second) and shorter than the interval
- * minus both. The control, the same pair without a hold-at-least, runs every occurrence twice: each run ends long before
+ * (an instance whose clock is a second behind), runs once per occurrence with a hold-at-least of 1.5 s: longer than the
+ * skew, so the late schedule finds the key held when the early one ran, and shorter than the interval minus the skew,
+ * so the early schedule finds it free at the next occurrence when the late one ran (half a second each way for the
+ * scheduler's jitter, which checks its triggers on each full second). The control, the same pair without a hold-at-least, runs every occurrence twice: each run ends long before
  * the late schedule fires. The late schedule's skips are counted as {@code skipped} and logged at DEBUG, never WARN.
  */
 class ScheduledJobsOnQuarkusTest {
@@ -57,7 +58,8 @@ class ScheduledJobsOnQuarkusTest {
                         .anySatisfy(r -> {
                             assertThat(r.getLevel().intValue()).as("DEBUG").isEqualTo(Level.FINE.intValue());
                             assertThat(MessageFormat.format(r.getMessage(), r.getParameters()))
-                                    .startsWith("Skipped " + LateInstance.class.getName() + "#report(")
+                                    .startsWith("Skipped " + ScheduledJobsOnQuarkusTest.class.getName() + "$")
+                                    .contains("Instance#report(")
                                     .contains("lock padlock:report is held by another caller");
                         });
             });
@@ -86,7 +88,7 @@ class ScheduledJobsOnQuarkusTest {
         Runs runs;
 
         @Scheduled(cron = "0/3 * * * * ?")
-        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "2s")
+        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "1500ms")
         void report(ScheduledExecution execution) {
             runs.ran("report", execution, "early");
         }
@@ -99,7 +101,7 @@ class ScheduledJobsOnQuarkusTest {
         Runs runs;
 
         @Scheduled(cron = "1/3 * * * * ?")
-        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "2s")
+        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "1500ms")
         void report(ScheduledExecution execution) {
             runs.ran("report", execution, "late");
         }
@@ -149,9 +151,10 @@ class ScheduledJobsOnQuarkusTest {
         Map<Long, List<String>> held = runs.of("report");
         Map<Long, List<String>> released = runs.of("report-released");
         for (long occurrence = first; occurrence <= last; occurrence++) {
+            // once, by whichever schedule got there first (the early one, unless its run was delayed)
             assertThat(held.get(occurrence))
                     .as("occurrence %d with a hold-at-least (all: %s)", occurrence, held)
-                    .containsExactly("early");
+                    .hasSize(1);
             assertThat(released.get(occurrence))
                     .as("occurrence %d, the control (all: %s)", occurrence, released)
                     .containsExactlyInAnyOrder("early", "late");

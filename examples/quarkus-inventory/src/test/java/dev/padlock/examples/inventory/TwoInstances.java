@@ -76,7 +76,7 @@ final class TwoInstances implements AutoCloseable {
                 instance.put("inventory.instance", label + "-" + i);
                 // the second instance's clock is a second behind: its scheduler fires each snapshot a second later
                 instance.put("inventory.snapshot.schedule", i == 1 ? "0/3 * * * * ?" : "1/3 * * * * ?");
-                instance.put("padlock.locks.stock-snapshot.hold-at-least", "2s");
+                instance.put("padlock.locks.stock-snapshot.hold-at-least", "1500ms");
                 RunningApp app = InventoryApps.startQuarkus(APP, label + "-" + i, started.redis.uri(), LOGS, instance);
                 started.apps.add(app);
                 started.client.warmUp(app.baseUri());
@@ -95,8 +95,8 @@ final class TwoInstances implements AutoCloseable {
     /**
      * The stock snapshot job's runs ({@code StockSnapshotJob}) for the next {@code count} occurrences, each complete
      * (both instances' schedules fired): by occurrence, the instances that ran it. Both instances fire every 3 s, the
-     * second one a second after the first; their 2 s hold-at-least is longer than that skew plus the scheduler's jitter
-     * (it checks its triggers on each full second) and shorter than the interval minus both.
+     * second one a second after the first; their 1.5 s hold-at-least is longer than that skew and shorter than the
+     * interval minus it, half a second each way for the scheduler's jitter (it checks its triggers on each full second).
      */
     Map<Long, List<String>> snapshotRuns(int count) throws InterruptedException {
         long first = System.currentTimeMillis() / 1000 / SNAPSHOT_INTERVAL_SECONDS + 1;

@@ -134,7 +134,7 @@ class TwoInstancesIT {
 
     /**
      * The stock snapshot job runs once per occurrence, though both instances' schedulers fire it, the second one a
-     * second late: the first run leaves its key held at least 2 s, so the late instance skips. The control, without
+     * second late: the run leaves its key held at least 1.5 s, so the other instance skips that occurrence. The control, without
      * the lock, runs each occurrence on both ({@link UnlockedControlIT}).
      */
     @Test
@@ -142,7 +142,7 @@ class TwoInstancesIT {
         Map<Long, List<String>> runs = instances.snapshotRuns(3);
         assertThat(runs)
                 .as("by occurrence, the instances that ran the snapshot")
-                .allSatisfy((occurrence, ran) -> assertThat(ran).containsExactly("locked-1"));
+                .allSatisfy((occurrence, ran) -> assertThat(ran).hasSize(1));
     }
 
     @Test
