@@ -1,6 +1,5 @@
 package dev.padlock.testing;
 
-import dev.padlock.redisserver.ContainerRuntimeHint;
 import java.util.Locale;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -20,18 +19,9 @@ public final class ContainerRuntime implements ExecutionCondition, BeforeAllCall
     static final String REQUIRED_PROPERTY = "padlock.test.containers";
     static final String REQUIRED_ENV = "PADLOCK_TEST_CONTAINERS";
 
-    private static volatile Boolean answers;
-
     /** Whether a container runtime answers Testcontainers here (asked only on a hint of one; once per JVM). */
     public static boolean answers() {
-        Boolean known = answers;
-        if (known == null) {
-            known = RedisSource.testcontainersPresent()
-                    && ContainerRuntimeHint.find().isPresent()
-                    && TestcontainersRedis.runtimeAnswers();
-            answers = known;
-        }
-        return known;
+        return RedisSource.containerRuntimeAnswers();
     }
 
     /** Whether container tests must run (and fail without a runtime) rather than be skipped. */
@@ -40,29 +30,19 @@ public final class ContainerRuntime implements ExecutionCondition, BeforeAllCall
         return value != null && value.trim().toLowerCase(Locale.ROOT).equals("required");
     }
 
-    /** Why there is no container: {@code what} failed, and how to get a runtime. */
-    static String noRuntime(String what) {
-        return what + ", but no container runtime answers ("
-                + ContainerRuntimeHint.find()
-                        .map(hint -> "Testcontainers could not use " + hint)
-                        .orElse("no DOCKER_HOST, no Docker or Podman socket")
-                + "). Start Docker or Podman, or set DOCKER_HOST; on a machine without one, Padlock's .ci/run shows"
-                + " how to start Debian's engine with its files under a temporary directory.";
-    }
-
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         if (required() || answers()) {
             return ConditionEvaluationResult.enabled("a container runtime answers, or containers are required");
         }
-        return ConditionEvaluationResult.disabled(noRuntime("This test proves a container path") + " Set "
-                + REQUIRED_ENV + "=required to make this a failure instead of a skip.");
+        return ConditionEvaluationResult.disabled(RedisSource.noContainerRuntime("This test proves a container path")
+                + " Set " + REQUIRED_ENV + "=required to make this a failure instead of a skip.");
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         if (required() && !answers()) {
-            throw new NoRedisAvailableException(noRuntime(REQUIRED_ENV + "=required")
+            throw new NoRedisAvailableException(RedisSource.noContainerRuntime(REQUIRED_ENV + "=required")
                     + " Container tests fail rather than skip when containers are required.");
         }
     }

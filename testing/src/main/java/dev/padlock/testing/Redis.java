@@ -41,7 +41,8 @@ public final class Redis {
                     + " the test class path: add org.testcontainers:testcontainers (test scope).");
         }
         if (!TestcontainersRedis.runtimeAnswers()) {
-            throw new NoRedisAvailableException(ContainerRuntime.noRuntime("A test asked for Redis in a container"));
+            throw new NoRedisAvailableException(
+                    RedisSource.noContainerRuntime("A test asked for Redis in a container"));
         }
         return TestcontainersRedis.start();
     }

@@ -130,7 +130,8 @@ public final class RedisSource {
         throw new NoRedisAvailableException(message.toString());
     }
 
-    private static boolean containerRuntimeAnswers() {
+    /** Whether a container runtime answers Testcontainers here: asked once per JVM, and only on a hint of one. */
+    static boolean containerRuntimeAnswers() {
         Boolean known = containerRuntimeAnswers;
         if (known == null) {
             // asked only on a hint of a runtime: Testcontainers' probe is slow and logs an ERROR when nothing answers
@@ -140,6 +141,16 @@ public final class RedisSource {
             containerRuntimeAnswers = known;
         }
         return known;
+    }
+
+    /** Why there is no container: {@code what} failed, and how to get a runtime. */
+    static String noContainerRuntime(String what) {
+        return what + ", but no container runtime answers ("
+                + ContainerRuntimeHint.find()
+                        .map(hint -> "Testcontainers could not use " + hint)
+                        .orElse("no DOCKER_HOST, no Docker or Podman socket")
+                + "). Start Docker or Podman, or set DOCKER_HOST; on a machine without one, Padlock's .ci/run shows"
+                + " how to start Debian's engine with its files under a temporary directory.";
     }
 
     static boolean testcontainersPresent() {
