@@ -28,7 +28,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * queued in the JVM and ready at once, while the others' waiters must first hear of the release: without giving way,
  * it wins the key straight back and the bound lets nobody in. Three applications, four callers each, on one key with
  * a bound of 4 hand-offs: the test counts the chains an application followed with another chain of its own while the
- * others still had callers waiting. Seen failing with giving way switched off ({@link #controlWithoutGivingWay}).
+ * others still had callers waiting, once with giving way and once with it switched off (the control), one after the
+ * other in one test so that both runs see the same machine.
+ *
+ * <p>Giving way is a pause of two round trips, so how many chains are still won back depends on how soon the other
+ * applications' threads get a core: on 2 busy cores it was 6-11 % of chains with giving way against 27-43 % without
+ * (12 runs, half of them beside a busy loop). The test asserts the difference (at most half as many), not a
+ * percentage the machine decides.
  */
 @ExtendWith(RedisExtension.class)
 class FairTurnsTest {
@@ -71,27 +77,28 @@ class FairTurnsTest {
 
     @Test
     void anApplicationDoesNotWinTheKeyStraightBackFromTheOthersWaiters(RedisServer redis) throws Exception {
-        Chains chains = run(redis);
-
-        assertThat(OVERLAPS.get()).isZero();
-        assertThat(chains.wonBack())
-                .as("chains followed by another of the same application, of %d (%s)", chains.ends(), chains)
-                .isLessThanOrEqualTo(chains.ends() / 10);
-        assertThat(chains.smallestShare())
-                .as("smallest application's share of %d entries (%s)", ENTRIES - SETTLING, chains)
-                .isGreaterThan(0.25);
-    }
-
-    @Test
-    void controlWithoutGivingWay(RedisServer redis) throws Exception {
+        Chains givingWay = run(redis);
+        int givingWayOverlaps = OVERLAPS.get();
+        reset(redis);
         givingWay(false);
+        Chains control = run(redis);
 
-        Chains chains = run(redis);
-
+        assertThat(givingWayOverlaps).isZero();
         assertThat(OVERLAPS.get()).isZero();
-        assertThat(chains.wonBack())
-                .as("chains followed by another of the same application, of %d (%s)", chains.ends(), chains)
-                .isGreaterThan(chains.ends() / 10);
+        assertThat(control.wonBack())
+                .as(
+                        "without giving way (the control), chains followed by another of the same application, of %d (%s)",
+                        control.ends(), control)
+                .isGreaterThan(control.ends() / 10);
+        assertThat(givingWay.wonBack())
+                .as(
+                        "with giving way, chains followed by another of the same application, of %d (%s), against %d of"
+                                + " %d without",
+                        givingWay.ends(), givingWay, control.wonBack(), control.ends())
+                .isLessThanOrEqualTo(control.wonBack() / 2);
+        assertThat(givingWay.smallestShare())
+                .as("smallest application's share of %d entries (%s)", ENTRIES - SETTLING, givingWay)
+                .isGreaterThan(0.25);
     }
 
     private static Chains run(RedisServer redis) throws Exception {
