@@ -125,7 +125,7 @@ class LocksKeysTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("Locks.on(\"stock:{eu}\")")
                     .hasMessageContaining("hash tag")
-                    .hasMessageContaining("pass the varying part as a key");
+                    .hasMessageContaining("Remove the braces; pass the varying part as a key");
             assertThat(catchThrowable(() -> keys.use(" ", "A-42")))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("a lock needs a name");

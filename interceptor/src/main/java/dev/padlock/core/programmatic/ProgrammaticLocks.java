@@ -122,8 +122,8 @@ public final class ProgrammaticLocks implements Locks {
         String trimmed = name.trim();
         Problems problems = new Problems();
         if (!SettingValues.hasNoHashTag("Locks.on(\"" + trimmed + "\")", trimmed, problems)) {
-            throw new IllegalArgumentException(
-                    problems.list().get(0) + "; pass the varying part as a key instead," + " which Padlock escapes");
+            throw new IllegalArgumentException(problems.list().get(0).replaceFirst("\\.$", "")
+                    + "; pass the varying part as a key instead, which Padlock escapes");
         }
         RequestSettings settings = new RequestSettings(trimmed, keys.length, null, "", "", null, "");
         for (int i = 0; i < keys.length; i++) {
