@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The structure of Padlock's main code, every published module together (the package map: docs/architecture.md).
+ * The structure of Padlock's main code, every published module together (the package map: docs/internals/architecture.md).
  * No two classes depend on each other through any chain, and no two packages; the public API depends on nothing of
  * Padlock's; the engine's packages ("rooms") depend one way, down the map; the integrations and the test kit reach the
  * engine only through the rooms meant for them. Each rule is also run once on a fixture that breaks it, so none of
@@ -144,7 +144,7 @@ class ArchitectureTest {
     }
 
     /**
-     * The engine's packages, bottom to top (docs/architecture.md); each may depend on the ones listed, the API and
+     * The engine's packages, bottom to top (docs/internals/architecture.md); each may depend on the ones listed, the API and
      * itself. No layer is optional: a mistyped or emptied package fails the rule instead of defining nothing.
      */
     private static ArchRule rooms() {
@@ -255,7 +255,7 @@ class ArchitectureTest {
                         "lease",
                         "operation",
                         "programmatic")
-                .because("dependencies point down the package map (docs/architecture.md), so a change to a lower"
+                .because("dependencies point down the package map (docs/internals/architecture.md), so a change to a lower"
                         + " room never needs the ones above it: move what a lower room needs down into it, or have the"
                         + " upper room hand it over as a value or through an interface the lower room declares");
     }

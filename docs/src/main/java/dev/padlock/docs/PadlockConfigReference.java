@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The documentation of every {@code padlock.*} key, the same on every runtime: the Quarkus extension processor turns
  * this Javadoc into a configuration model, and the Quarkus config-doc plugin renders it into
- * {@code docs/configuration.md}. Padlock itself reads its keys through MicroProfile Config ({@code ConfigKeys},
+ * {@code docs/reference/configuration.md}. Padlock itself reads its keys through MicroProfile Config ({@code ConfigKeys},
  * {@code ConfigView}), on Weld, Payara and Quarkus alike, with one parser and one set of messages.
  *
  * <p>Why this is not a config root of the Quarkus extension, where the Dev UI would show these descriptions: a
@@ -82,8 +82,8 @@ public interface PadlockConfigReference {
 
     /**
      * How many times in a row a key held in Redis passes straight to the next caller of the same application waiting
-     * for it, staying held in Redis, before it is unlocked there so other applications get their turn (see the
-     * README's "Hot keys: local hand-off"); {@code 0} turns hand-off off.
+     * for it, staying held in Redis, before it is unlocked there so other applications get their turn (see
+     * docs/reference/hot-keys.md); {@code 0} turns hand-off off.
      */
     @ConfigDocDefault("32")
     Optional<String> handOffLimit();
@@ -150,7 +150,7 @@ public interface PadlockConfigReference {
          * answer counts (Padlock's renewals send no {@code WAIT}; Redisson still waits after its lock scripts, but
          * fails none). Single mode sends no {@code WAIT}. Sets Redisson's {@code checkLockSyncedSlaves} and wins over
          * a config file's value; an application's own {@code RedissonClient} keeps its own. What it guarantees per
-         * topology: {@code docs/failover.md}.
+         * topology: {@code docs/reference/failover.md}.
          */
         @ConfigDocDefault("true")
         Optional<String> replicaConfirmation();

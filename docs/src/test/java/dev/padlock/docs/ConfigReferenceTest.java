@@ -18,24 +18,25 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the configuration reference, the README and the keys Padlock reads in step. {@code configuration.md} is
- * generated: the Quarkus config-doc plugin renders the configuration models of {@link PadlockConfigReference}
+ * Keeps the configuration reference, the documentation's key tables and the keys Padlock reads in step.
+ * {@code reference/configuration.md} is generated: the Quarkus config-doc plugin renders the configuration models of {@link PadlockConfigReference}
  * and {@link PadlockDeploymentTimeReference} ({@code padlock.*}) and of the extension's {@code PadlockBuildTimeConfig} ({@code quarkus.padlock.*}) into
  * {@code target/quarkus-generated-doc/config}, and this test puts them under one heading each. Three ways to drift,
  * three failures: the committed file is older than the models; a key Padlock reads ({@link ConfigKeys}) is missing
- * from the reference, or the reference names one it does not read; the README's key tables (tables whose first
- * column is headed "key") disagree with the reference.
+ * from the reference, or the reference names one it does not read; a key table of the README or a guide (a table
+ * whose first column is headed "key") names a key the reference does not have.
  */
 class ConfigReferenceTest {
 
-    /** Set to {@code true} to write {@code docs/configuration.md} instead of comparing it. */
+    /** Set to {@code true} to write {@code docs/reference/configuration.md} instead of comparing it. */
     static final String UPDATE = "padlock.update-config-doc";
 
     static final String REGENERATE = "./mvnw -B -pl docs -am test -Dtest=ConfigReferenceTest"
             + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE + "=true";
 
-    private static final Path REFERENCE = Path.of("configuration.md");
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path REFERENCE = Path.of("reference", "configuration.md");
+    private static final Path ROOT = Path.of("..");
+    private static final Path README = ROOT.resolve("README.md");
     private static final Path GENERATED = Path.of("target", "quarkus-generated-doc", "config");
     private static final Path PADLOCK_FRAGMENT = GENERATED.resolve("padlock-docs_padlock.md");
     private static final Path QUARKUS_FRAGMENT = GENERATED.resolve("padlock-quarkus_quarkus.padlock.md");
@@ -70,7 +71,7 @@ class ConfigReferenceTest {
         }
         assertThat(line == committed.size() && line == generated.size())
                 .as(
-                        "docs/configuration.md is not what the configuration models generate (first difference at line"
+                        "docs/reference/configuration.md is not what the configuration models generate (first difference at line"
                                 + " %d: committed %s, generated %s). Regenerate it with%n  %s%nand commit it",
                         line + 1,
                         line < committed.size() ? "'" + committed.get(line) + "'" : "nothing",
@@ -88,24 +89,32 @@ class ConfigReferenceTest {
             }
         }
         assertThat(referenced)
-                .as("padlock.* keys in docs/configuration.md (from the interfaces in docs) against ConfigKeys")
+                .as(
+                        "padlock.* keys in docs/reference/configuration.md (from the interfaces in docs) against ConfigKeys")
                 .containsExactlyInAnyOrderElementsOf(padlockKeys());
     }
 
     @Test
-    void readmeTablesNameTheKeysOfTheReference() throws IOException {
-        assertThat(readmeKeys())
-                .as("keys in the README's tables against docs/configuration.md")
-                .containsExactlyInAnyOrderElementsOf(
-                        referenceKeys(Files.readString(REFERENCE, StandardCharsets.UTF_8)));
+    void keyTablesNameOnlyKeysOfTheReference() throws IOException {
+        Set<String> reference = referenceKeys(Files.readString(REFERENCE, StandardCharsets.UTF_8));
+        List<String> unknown = new java.util.ArrayList<>();
+        for (Markdown page : Markdown.pagesUnder(ROOT.toAbsolutePath().normalize())) {
+            for (String key : tableKeys(String.join("\n", page.lines()))) {
+                if (!reference.contains(key)) {
+                    unknown.add(page.file().getFileName() + ": " + key);
+                }
+            }
+        }
+        assertThat(unknown)
+                .as("keys in the key tables of the README and the guides that docs/reference/configuration.md lacks")
+                .isEmpty();
     }
 
     @Test
     void readmeLinksTheReference() throws IOException {
-        String configuration = Files.readString(README, StandardCharsets.UTF_8).split("\n## Configuration\n", 2)[1];
-        assertThat(configuration.split("\n## ", 2)[0])
-                .as("the README's Configuration section links the reference")
-                .contains("(docs/configuration.md)");
+        assertThat(Files.readString(README, StandardCharsets.UTF_8))
+                .as("the README links the configuration reference, where every key is explained")
+                .contains("(docs/reference/configuration.md)");
     }
 
     /** The committed file: a fixed head, then each generated fragment under its heading. */
@@ -118,9 +127,23 @@ class ConfigReferenceTest {
 
                 # Padlock configuration reference
 
-                Every key Padlock reads. The README's [Configuration](../README.md#configuration) section explains how
-                they combine; `ConfigReferenceTest` keeps this page, that section's tables and the keys the code reads in
-                step.
+                Every key Padlock reads; `ConfigReferenceTest` keeps this page and the keys the code reads in step.
+
+                ## How the keys combine
+
+                - Per-lock keys (`padlock.locks."<name>".*`) beat the annotation (or the `Locks` call), which beats the
+                  global keys, which beat the defaults. The quotes around `<name>` may be left out when the name has no
+                  dots.
+                - Durations use the annotation's syntax (`0`, `250ms`, `5s`, `2m`, `1h`, `1d`, ISO `PT5S`) and are refused
+                  at deployment above 10 years (`3650d`); a fixed lease needs at least `1ms` (Redis keeps whole
+                  milliseconds, and a lease rounded to 0 would silently mean the watchdog).
+                - **Your own `RedissonClient`.** When the application provides a `RedissonClient` bean, Padlock locks
+                  through it and creates none: `padlock.redis.*` and `padlock.watchdog-timeout` then do not apply
+                  (watchdog-mode locks take that client's `lockWatchdogTimeout`, and its own `checkLockSyncedSlaves` and
+                  `slavesSyncTimeout` decide replica confirmation). At start-up one INFO line names those of them that
+                  are set, never their values.
+                - On Quarkus, when no `padlock.redis.*` key is set, `quarkus.redis.hosts` or a Dev Service gives the
+                  address ([Dev Services](../guides/dev-services.md)).
 
                 ## `padlock.*`: every runtime
 
@@ -156,8 +179,7 @@ class ConfigReferenceTest {
         return keys;
     }
 
-    private static Set<String> readmeKeys() throws IOException {
-        String readme = Files.readString(README, StandardCharsets.UTF_8);
+    private static Set<String> tableKeys(String readme) {
         Set<String> keys = new TreeSet<>();
         boolean inKeyTable = false;
         for (String line : readme.lines().toList()) {

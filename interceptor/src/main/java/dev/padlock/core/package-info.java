@@ -1,5 +1,5 @@
 /**
- * The lock engine, in rooms (docs/architecture.md): what is decided once at deployment ({@code config}, {@code
+ * The lock engine, in rooms (docs/internals/architecture.md): what is decided once at deployment ({@code config}, {@code
  * shape}, {@code key}, {@code plan}, {@code setup}), what ties it to Redisson ({@code redis}, {@code client}), and what
  * runs per call ({@code turns}, {@code call}, {@code lease}, {@code operation}, {@code programmatic}, with {@code
  * engine} as the front door and {@code events}, {@code metrics}, {@code tracing} observing). This package keeps only

@@ -99,7 +99,7 @@ class FencingTokenTest {
     }
 
     /**
-     * What the README's caveat says: Redisson keeps a fenced key's token counter without expiry, so tokens keep
+     * What the irreversible-steps guide says (docs/guides/irreversible-steps.md): Redisson keeps a fenced key's token counter without expiry, so tokens keep
      * increasing after the lock is released (an expiring counter would restart at 1 and let old writes win), and each
      * distinct key leaves one small key behind.
      */

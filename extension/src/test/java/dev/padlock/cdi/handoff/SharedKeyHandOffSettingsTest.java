@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Finding E3 of engine review 2: two lock names that reach one Redis key ({@code e3} with {@code {id}} and
- * {@code e3:42}) may have different hand-off settings, as the README allows. A call of one name queued behind a call
+ * {@code e3:42}) may have different hand-off settings, as the configuration reference allows. A call of one name queued behind a call
  * of the other must then still run once the holder leaves, within its wait time, and the key must stay usable in the
  * application afterwards: the holder hands the key on, or unlocks it for the queued call to ask Redis.
  *

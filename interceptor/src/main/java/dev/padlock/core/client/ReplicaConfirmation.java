@@ -65,7 +65,7 @@ final class ReplicaConfirmation {
         if (reply.startsWith("ERR unknown command")) {
             return Optional.of("Redis does not know WAIT (" + reply + "), which confirms each lock with the master's"
                     + " replicas: locks are confirmed by the master alone, so a failover may shorten a lease or grant a"
-                    + " lock twice (see docs/failover.md). Set padlock.redis.replica-confirmation=false to say this is"
+                    + " lock twice (see docs/reference/failover.md). Set padlock.redis.replica-confirmation=false to say this is"
                     + " intended.");
         }
         return Optional.empty();

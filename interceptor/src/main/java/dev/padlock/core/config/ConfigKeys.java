@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Every {@code padlock.*} key Padlock reads, in one place, so messages, readers and the integrations name a key
- * the same way. The README's configuration table lists the same keys; {@code ConfigReferenceTest} (Quarkus
- * deployment module) fails the build when they drift apart.
+ * the same way. The generated configuration reference (docs/reference/configuration.md) lists the same keys;
+ * {@code ConfigReferenceTest} (docs module) fails the build when they drift apart.
  */
 public final class ConfigKeys {
 

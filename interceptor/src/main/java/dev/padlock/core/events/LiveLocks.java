@@ -11,7 +11,7 @@ import java.util.List;
  * PadlockEngine#liveLocks()}; locked calls pay nothing for it.
  *
  * <p>It names rendered keys, which may carry user data: it is meant for a developer's own application in dev mode,
- * never for metrics or logs (see the README, "Observability").
+ * never for metrics or logs (see docs/reference/observability.md).
  *
  * @param held the locks held now, by key
  * @param queues the keys with callers of this application waiting in its local queue, by key

@@ -15,7 +15,7 @@ import javax.sql.DataSource;
  * transaction around a read: PostgreSQL, MySQL and H2 run the same statement.
  *
  * <p>The check is strict ({@code fence < token}): a token Redis issued twice (a failover to a replica that missed its
- * increment, see {@code docs/failover.md}) can write a row once, never twice. The price: a holder writes a row once
+ * increment, see {@code docs/reference/failover.md}) can write a row once, never twice. The price: a holder writes a row once
  * per token, so put everything it changes in that row into one statement.
  */
 public final class StockTable {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What a token-checking store adds to a {@code FENCED} lock (docs/failover.md, last row). A holder counts a shelf and
+ * What a token-checking store adds to a {@code FENCED} lock (docs/reference/failover.md, last row). A holder counts a shelf and
  * pauses past its 1 s lease, as a GC pause would; a newer holder takes the key, counts and records; then the paused
  * holder resumes and records its stale count. Padlock tells the paused holder it lost the lock, but only a check in
  * the store can stop a write the holder is already making. With the check, the newer count stays; without it (the
