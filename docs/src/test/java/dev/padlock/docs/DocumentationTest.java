@@ -18,11 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -107,6 +110,38 @@ class DocumentationTest {
             }
         }
         assertThat(unlinked).as("pages under docs/ the README does not link").isEmpty();
+    }
+
+    /** Test classes the docs may name that are not this repository's: the Quarkus test harnesses. */
+    private static final Set<String> OTHER_PROJECTS_TESTS =
+            Set.of("QuarkusDevModeTest", "QuarkusExtensionTest", "QuarkusProdModeTest", "QuarkusUnitTest");
+
+    /** {@code `MutualExclusionTest`}, {@code `PayaraInventoryIT`}, also with {@code #method} or {@code .method()}. */
+    private static final Pattern TEST_NAME = Pattern.compile("`([A-Z][a-z]\\w*(?:Test|IT))(?:[#.][\\w()]*)?`");
+
+    /** The proof a page names is a test that exists: a renamed or deleted test fails the build here. */
+    @Test
+    void everyTestThePagesNameExists() throws IOException {
+        Set<String> classes = new HashSet<>(OTHER_PROJECTS_TESTS);
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.filter(path -> path.toString().endsWith(".java")
+                            && !path.toString().contains("/target/"))
+                    .forEach(path -> classes.add(path.getFileName().toString().replace(".java", "")));
+        }
+        List<String> missing = new ArrayList<>();
+        for (Markdown page : Markdown.pagesUnder(ROOT)) {
+            for (int i = 0; i < page.lines().size(); i++) {
+                Matcher name = TEST_NAME.matcher(page.lines().get(i));
+                while (name.find()) {
+                    if (!classes.contains(name.group(1))) {
+                        missing.add(where(page.file(), i + 1) + ": " + name.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(missing)
+                .as("tests the documentation names that no source file declares")
+                .isEmpty();
     }
 
     private static String problemOf(Markdown page, String target, Map<Path, Markdown> pages) {
