@@ -255,9 +255,10 @@ class ArchitectureTest {
                         "lease",
                         "operation",
                         "programmatic")
-                .because("dependencies point down the package map (docs/internals/architecture.md), so a change to a lower"
-                        + " room never needs the ones above it: move what a lower room needs down into it, or have the"
-                        + " upper room hand it over as a value or through an interface the lower room declares");
+                .because(
+                        "dependencies point down the package map (docs/internals/architecture.md), so a change to a lower"
+                                + " room never needs the ones above it: move what a lower room needs down into it, or have the"
+                                + " upper room hand it over as a value or through an interface the lower room declares");
     }
 
     /**
