@@ -71,8 +71,12 @@ final class DevServicesPlan {
         return in.redisServerBinaryFound() ? Choice.START_PROCESS : Choice.FAIL;
     }
 
-    /** The start-up error when Padlock has no Redis in dev or test mode. */
-    static String noRedisMessage(Choice choice, Start start) {
+    /**
+     * The start-up error when Padlock has no Redis in dev or test mode.
+     *
+     * @param image the container image Dev Services would run ({@code quarkus.padlock.devservices.image-name})
+     */
+    static String noRedisMessage(Choice choice, Start start, String image) {
         String none = "Padlock has no Redis to lock on: padlock.redis.address (and the other padlock.redis.* keys) is"
                 + " not set, and ";
         if (choice != Choice.DISABLED && start == Start.CONTAINER) {
@@ -92,7 +96,7 @@ final class DevServicesPlan {
         return none + why + ". Fix it one of three ways: set padlock.redis.address=redis://host:port;"
                 + " or install redis-server (apt install redis-server, brew install redis), or point"
                 + " quarkus.padlock.devservices.redis-server at one, so Dev Services start it; or start Docker or"
-                + " Podman so Dev Services run the " + "redis:7 image."
+                + " Podman so Dev Services run the " + image + " image."
                 + (choice == Choice.DISABLED ? " (Dev Services must be enabled for the last two.)" : "");
     }
 }

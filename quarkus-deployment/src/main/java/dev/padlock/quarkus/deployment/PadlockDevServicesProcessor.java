@@ -93,7 +93,7 @@ class PadlockDevServicesProcessor {
                 switch (choice) {
                     case CONFIGURED, BRIDGE_QUARKUS_REDIS -> Optional.empty();
                     case DISABLED, FAIL ->
-                        throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice, start));
+                        throw new IllegalStateException(DevServicesPlan.noRedisMessage(choice, start, dev.imageName()));
                     case REUSE_SHARED_CONTAINER ->
                         Optional.of(shared(sharedContainer(dev, launchMode).orElseThrow()));
                     case START_CONTAINER ->

@@ -80,14 +80,21 @@ class DevServicesPlanTest {
     @Test
     void theFailureNamesTheThreeFixes() {
         for (DevServicesPlan.Choice choice : new DevServicesPlan.Choice[] {FAIL, DISABLED}) {
-            assertThat(DevServicesPlan.noRedisMessage(choice, Start.AUTO))
+            assertThat(DevServicesPlan.noRedisMessage(choice, Start.AUTO, "redis:7"))
                     .contains("padlock.redis.address=redis://host:port")
                     .contains("install redis-server")
                     .contains("quarkus.padlock.devservices.redis-server")
                     .contains("start Docker or Podman");
         }
-        assertThat(DevServicesPlan.noRedisMessage(DISABLED, Start.AUTO))
+        assertThat(DevServicesPlan.noRedisMessage(DISABLED, Start.AUTO, "redis:7"))
                 .contains("quarkus.padlock.devservices.enabled=false");
+    }
+
+    @Test
+    void theFailureNamesTheConfiguredImage() {
+        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.AUTO, "registry.local/redis:7.2"))
+                .contains("run the registry.local/redis:7.2 image")
+                .doesNotContain("redis:7 image");
     }
 
     @Test
@@ -96,7 +103,7 @@ class DevServicesPlanTest {
                 .isEqualTo(START_PROCESS);
         assertThat(decide(false, false, true, Start.PROCESS, true, true, MUST_NOT_ASK, MUST_NOT_ASK, false))
                 .isEqualTo(FAIL);
-        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.PROCESS))
+        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.PROCESS, "redis:7"))
                 .contains("quarkus.padlock.devservices.start=process, but no redis-server binary was found")
                 .contains("quarkus.padlock.devservices.redis-server");
     }
@@ -109,7 +116,7 @@ class DevServicesPlanTest {
                 .isEqualTo(REUSE_SHARED_CONTAINER);
         assertThat(decide(false, false, true, Start.CONTAINER, true, true, NO, MUST_NOT_ASK, true))
                 .isEqualTo(FAIL);
-        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.CONTAINER))
+        assertThat(DevServicesPlan.noRedisMessage(FAIL, Start.CONTAINER, "redis:7"))
                 .contains("quarkus.padlock.devservices.start=container, but no container runtime answers")
                 .contains("quarkus.padlock.devservices.start=auto");
     }
