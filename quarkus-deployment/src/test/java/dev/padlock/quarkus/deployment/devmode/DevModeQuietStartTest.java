@@ -29,10 +29,10 @@ class DevModeQuietStartTest {
         List<LogRecord> records = dev.getLogRecords();
         assertThat(records.stream()
                         .filter(r -> r.getLevel().intValue() >= Level.SEVERE.intValue())
-                        .map(r -> r.getLoggerName() + ": " + message(r)))
+                        .map(r -> r.getLoggerName() + ": " + DevModeApplication.line(r)))
                 .as("ERROR lines of any logger during the start")
                 .isEmpty();
-        assertThat(records.stream().map(DevModeQuietStartTest::message))
+        assertThat(records.stream().map(DevModeApplication::line))
                 .filteredOn(m -> m.startsWith("Padlock Dev Services started"))
                 .singleElement()
                 .asString()
@@ -46,13 +46,5 @@ class DevModeQuietStartTest {
                         line -> assertThat(line)
                                 .startsWith("Padlock Dev Services started a local redis-server process at redis://")
                                 .contains(": no container runtime answers ("));
-    }
-
-    private static String message(LogRecord r) {
-        try {
-            return r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters());
-        } catch (java.util.IllegalFormatException e) {
-            return r.getMessage(); // not printf-style
-        }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.QuarkusDevModeTest;
 import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,18 +17,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DevModeStartTest {
 
     @RegisterExtension
-    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                    // the process branch, whether or not a container runtime answers on this machine
-                    .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.start=process\n"), "application.properties"))
-            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+    // the process branch, whether or not a container runtime answers on this machine
+    static final QuarkusDevModeTest dev = DevModeApplication.with("quarkus.padlock.devservices.start=process\n");
 
     @Test
     void devModeLocksOnTheRedisDevServicesStarted() {
-        List<String> messages = dev.getLogRecords().stream()
-                .map(r -> r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters()))
-                .toList();
+        List<String> messages = DevModeApplication.lines(dev);
         assertThat(messages)
                 .filteredOn(m -> m.startsWith("padlock-dev-mode"))
                 .singleElement()

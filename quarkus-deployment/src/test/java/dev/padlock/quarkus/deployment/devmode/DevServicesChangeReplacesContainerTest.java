@@ -3,10 +3,7 @@ package dev.padlock.quarkus.deployment.devmode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.ContainerRuntime;
-import io.quarkus.dev.console.DevConsoleManager;
 import io.quarkus.test.QuarkusDevModeTest;
-import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,31 +16,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DevServicesChangeReplacesContainerTest {
 
     @RegisterExtension
-    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                    .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.start=container\n"
-                                    + "quarkus.padlock.devservices.shared=false\n"
-                                    + "quarkus.padlock.devservices.container-env.PADLOCK_EXAMPLE=one\n"),
-                            "application.properties"))
-            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+    static final QuarkusDevModeTest dev = DevModeApplication.with("quarkus.padlock.devservices.start=container\n"
+            + "quarkus.padlock.devservices.shared=false\n"
+            + "quarkus.padlock.devservices.container-env.PADLOCK_EXAMPLE=one\n");
 
     @Test
     void liveReloadAfterADevServicesChangeRunsOnANewContainer() throws Exception {
-        List<ReportedRedis> first = ReportedRedis.in(dev.getLogRecords());
-        assertThat(first).hasSize(1);
-        ReportedRedis before = first.get(0);
+        ReportedRedis before = DevModeApplication.firstStart(dev);
         String replaced = Containers.publishing(before.address()).getId();
         assertThat(Containers.environment(replaced)).contains("PADLOCK_EXAMPLE=one");
 
         dev.modifyResourceFile("application.properties", properties -> properties.replace("=one", "=two"));
-        assertThat(DevConsoleManager.getHotReplacementContext().doScan(true))
-                .as("the scan restarted the application")
-                .isTrue();
-
-        List<ReportedRedis> reports = ReportedRedis.in(dev.getLogRecords());
-        assertThat(reports).hasSize(2);
-        ReportedRedis after = reports.get(1);
+        ReportedRedis after = DevModeApplication.afterReload(dev);
         assertThat(after.runId()).isNotEqualTo(before.runId());
         assertThat(after.marker()).as("a new Redis starts empty").isEqualTo("none");
         String replacement = Containers.publishing(after.address()).getId();
@@ -52,7 +36,7 @@ class DevServicesChangeReplacesContainerTest {
         assertThat(Containers.byId(replaced))
                 .as("the replaced container was removed")
                 .isEmpty();
-        assertThat(DevModeLines.of(dev))
+        assertThat(DevModeApplication.lines(dev))
                 .filteredOn(m -> m.startsWith("Padlock Dev Services started a Redis container"))
                 .hasSize(2);
     }

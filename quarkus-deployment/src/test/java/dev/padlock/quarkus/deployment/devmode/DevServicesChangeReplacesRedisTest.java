@@ -2,10 +2,8 @@ package dev.padlock.quarkus.deployment.devmode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarkus.dev.console.DevConsoleManager;
 import io.quarkus.test.QuarkusDevModeTest;
 import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,40 +15,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DevServicesChangeReplacesRedisTest {
 
     @RegisterExtension
-    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                    .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.service-name=padlock\n"
-                                    // the process branch, whether or not a container runtime answers here
-                                    + "quarkus.padlock.devservices.start=process\n"),
-                            "application.properties"))
-            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+    static final QuarkusDevModeTest dev = DevModeApplication.with("quarkus.padlock.devservices.service-name=padlock\n"
+            // the process branch, whether or not a container runtime answers here
+            + "quarkus.padlock.devservices.start=process\n");
 
     @Test
     void liveReloadAfterADevServicesChangeRunsOnANewRedis() throws Exception {
-        List<ReportedRedis> first = ReportedRedis.in(dev.getLogRecords());
-        assertThat(first).hasSize(1);
-        ReportedRedis before = first.get(0);
+        ReportedRedis before = DevModeApplication.firstStart(dev);
         assertThat(before.marker()).isEqualTo("none");
 
         dev.modifyResourceFile(
                 "application.properties", properties -> properties.replace("=padlock", "=padlock-renamed"));
-        assertThat(DevConsoleManager.getHotReplacementContext().doScan(true))
-                .as("the scan restarted the application")
-                .isTrue();
-
-        List<ReportedRedis> reports = ReportedRedis.in(dev.getLogRecords());
-        assertThat(reports).hasSize(2);
-        ReportedRedis after = reports.get(1);
+        ReportedRedis after = DevModeApplication.afterReload(dev);
         assertThat(after.runId()).isNotEqualTo(before.runId());
         assertThat(after.processId()).isNotEqualTo(before.processId());
         assertThat(after.marker()).as("a new Redis starts empty").isEqualTo("none");
         assertThat(ProcessHandle.of(before.processId()).filter(ProcessHandle::isAlive))
                 .as("the replaced redis-server was stopped")
                 .isEmpty();
-        List<String> messages = dev.getLogRecords().stream()
-                .map(r -> r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters()))
-                .toList();
+        List<String> messages = DevModeApplication.lines(dev);
         assertThat(messages)
                 .filteredOn(m -> m.startsWith("Padlock Dev Services started a local redis-server"))
                 .hasSize(2);

@@ -3,10 +3,7 @@ package dev.padlock.quarkus.deployment.devmode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.ContainerRuntime;
-import io.quarkus.dev.console.DevConsoleManager;
 import io.quarkus.test.QuarkusDevModeTest;
-import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,37 +17,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LiveReloadKeepsContainerTest {
 
     @RegisterExtension
-    static final QuarkusDevModeTest dev = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                    .addAsResource(
-                            new StringAsset("quarkus.padlock.devservices.start=container\n"
-                                    + "quarkus.padlock.devservices.service-name=padlock-live-reload\n"),
-                            "application.properties"))
-            .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+    static final QuarkusDevModeTest dev = DevModeApplication.with("quarkus.padlock.devservices.start=container\n"
+            + "quarkus.padlock.devservices.service-name=padlock-live-reload\n");
 
     @Test
     void liveReloadRunsTheNewCodeOnTheSameContainer() throws Exception {
-        List<ReportedRedis> first = ReportedRedis.in(dev.getLogRecords());
-        assertThat(first).hasSize(1);
-        ReportedRedis before = first.get(0);
+        ReportedRedis before = DevModeApplication.firstStart(dev);
         assertThat(before.marker()).isEqualTo("none");
         String container = Containers.publishing(before.address()).getId();
         assertThat(Containers.labels(container)).containsEntry("quarkus-dev-service-padlock", "padlock-live-reload");
 
         dev.modifySourceFile(StartupReport.class, source -> source.replace("\"version-1\"", "\"version-2\""));
-        assertThat(DevConsoleManager.getHotReplacementContext().doScan(true))
-                .as("the scan restarted the application")
-                .isTrue();
-
-        List<ReportedRedis> reports = ReportedRedis.in(dev.getLogRecords());
-        assertThat(reports).hasSize(2);
-        ReportedRedis after = reports.get(1);
+        ReportedRedis after = DevModeApplication.afterReload(dev);
         assertThat(after.version()).as("code after the reload").isEqualTo("version-2");
         assertThat(after.runId()).as("run_id, new each time a Redis starts").isEqualTo(before.runId());
         assertThat(after.address()).isEqualTo(before.address());
         assertThat(after.marker()).as("what the code before the reload wrote").isEqualTo("version-1");
         assertThat(Containers.publishing(after.address()).getId()).isEqualTo(container);
-        assertThat(DevModeLines.of(dev))
+        assertThat(DevModeApplication.lines(dev))
                 .filteredOn(m -> m.startsWith("Padlock Dev Services started a Redis container"))
                 .hasSize(1);
     }

@@ -14,7 +14,7 @@ record ReportedRedis(String address, String runId, long processId, String marker
     /** The reports among the captured log records, oldest first. */
     static List<ReportedRedis> in(List<LogRecord> records) {
         return records.stream()
-                .map(r -> r.getParameters() == null ? r.getMessage() : String.format(r.getMessage(), r.getParameters()))
+                .map(DevModeApplication::line)
                 .filter(m -> m.startsWith("padlock-dev-mode "))
                 .map(ReportedRedis::parse)
                 .toList();

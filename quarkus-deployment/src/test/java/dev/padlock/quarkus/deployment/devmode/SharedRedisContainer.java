@@ -3,8 +3,6 @@ package dev.padlock.quarkus.deployment.devmode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.QuarkusDevModeTest;
-import java.util.List;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -27,24 +25,18 @@ final class SharedRedisContainer implements BeforeAllCallback, AfterAllCallback 
 
     /** A dev-mode application whose Dev Services share containers under {@code serviceName} (on the container branch). */
     static QuarkusDevModeTest devModeApplication(String serviceName) {
-        return new QuarkusDevModeTest()
-                .withApplicationRoot(jar -> jar.addClasses(StartupReport.class, LockedJob.class)
-                        .addAsResource(
-                                new StringAsset("quarkus.padlock.devservices.start=container\n"
-                                        + "quarkus.padlock.devservices.service-name=" + serviceName + "\n"),
-                                "application.properties"))
-                .setLogRecordPredicate(r -> r.getLoggerName().startsWith("dev.padlock"));
+        return DevModeApplication.with("quarkus.padlock.devservices.start=container\n"
+                + "quarkus.padlock.devservices.service-name=" + serviceName + "\n");
     }
 
     /** {@code application} locked on this container, and said it reused it instead of starting one. */
     static void reusedBy(QuarkusDevModeTest application) {
-        List<ReportedRedis> reports = ReportedRedis.in(application.getLogRecords());
-        assertThat(reports).hasSize(1);
+        ReportedRedis report = DevModeApplication.firstStart(application);
         String shared = System.getProperty("padlock.test.shared-container");
-        assertThat(Containers.publishing(reports.get(0).address()).getId())
+        assertThat(Containers.publishing(report.address()).getId())
                 .as("the container the application locked on")
                 .isEqualTo(shared);
-        assertThat(DevModeLines.of(application))
+        assertThat(DevModeApplication.lines(application))
                 .noneMatch(m -> m.startsWith("Padlock Dev Services started"))
                 .anyMatch(m -> m.startsWith("Padlock Dev Services reuse the shared Redis container " + shared));
     }
