@@ -42,8 +42,7 @@ record Markdown(Path file, List<String> lines) {
     static List<Markdown> pagesUnder(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(path -> path.toString().endsWith(".md"))
-                    .filter(path ->
-                            root.relativize(path).toString().isEmpty() || !containsSkipped(root.relativize(path)))
+                    .filter(path -> !containsSkipped(root.relativize(path)))
                     .sorted()
                     .map(Markdown::read)
                     .toList();
