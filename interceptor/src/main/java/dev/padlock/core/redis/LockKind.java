@@ -81,11 +81,14 @@ public record LockKind(
 
     /**
      * Whether a finishing call may hand its Redis hold straight to the next call queued here ({@code
-     * dev.padlock.core.HandOff}): only a kind that queues locally has a next call, and not a fenced one, as each
-     * holder must get a strictly larger token and only a lock script in Redis can hand one out.
+     * dev.padlock.core.call.HandOff}): only a kind that queues locally has a next call; not a fenced one, as each
+     * holder must get a strictly larger token and only a lock script in Redis can hand one out; and not one whose
+     * waiters poll instead of subscribing ({@code SPIN}): a chain must end by giving way to the other applications'
+     * waiters it can see ({@link #listeners}), and those it cannot see would only get the key in the instant between
+     * two chains.
      */
     public boolean handsOff() {
-        return takesTurns && !fenced;
+        return takesTurns && !fenced && channel != null;
     }
 
     /**

@@ -29,7 +29,13 @@ class LockKindTest {
         assertThat(types(LockKind::fenced)).containsExactly(LockType.FENCED);
         assertThat(types(LockKind::takesTurns))
                 .containsExactly(LockType.REENTRANT, LockType.WRITE, LockType.SPIN, LockType.FENCED);
-        assertThat(types(LockKind::handsOff)).containsExactly(LockType.REENTRANT, LockType.WRITE, LockType.SPIN);
+    }
+
+    /** A chain must end by giving way to the other applications' waiters, so only kinds whose waiters it sees. */
+    @Test
+    void onlyLocksWhoseWaitersSubscribeAreHandedOff() {
+        assertThat(types(LockKind::handsOff)).containsExactly(LockType.REENTRANT, LockType.WRITE);
+        assertThat(types(k -> k.channel() != null)).containsAll(types(LockKind::handsOff));
     }
 
     private static EnumSet<LockType> types(Predicate<LockKind> decided) {
