@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,11 +46,11 @@ public final class LockLossReporter implements PadlockMetricsMBean {
 
     /**
      * Events found off the caller's thread (renewals, releases of completed stages) are delivered here, one at a
-     * time and in order, so that a slow observer holds up neither a renewal nor Redisson's I/O threads.
+     * time and in order, so that a slow observer holds up neither a renewal nor Redisson's I/O threads. One thread per
+     * engine, so that a slow observer of one application delays no other application's reports (nor the releases
+     * that wait for them); it ends when idle.
      */
-    private static final class Events {
-        static final ThreadPoolExecutor EXECUTOR = events();
-    }
+    private final ThreadPoolExecutor events = events();
 
     private static ThreadPoolExecutor events() {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(
@@ -71,9 +72,20 @@ public final class LockLossReporter implements PadlockMetricsMBean {
         }
     }
 
-    /** Reports on Padlock's event thread; completes when observers have seen the event. */
+    /** Reports on the engine's event thread; completes when observers have seen the event. */
     public CompletableFuture<Void> reportLater(LockLost loss) {
-        return CompletableFuture.runAsync(() -> reportNow(loss), Events.EXECUTOR);
+        try {
+            return CompletableFuture.runAsync(() -> reportNow(loss), events);
+        } catch (RejectedExecutionException e) {
+            // the engine has stopped: said here, rather than not at all
+            reportNow(loss);
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** The application has stopped: reports queued already are still delivered, then the event thread ends. */
+    public void close() {
+        events.shutdown();
     }
 
     private void remember(LockLost loss) {
