@@ -73,6 +73,12 @@ public final class LockedCall extends LeaseBook {
 
     private boolean abandoned;
 
+    /**
+     * Whether the method body began ({@link #bind}): only a call whose body ran keeps its keys for a hold-at-least; a
+     * call that took a key without running (in doubt, given up, its next key not free) releases it.
+     */
+    private volatile boolean bodyRan;
+
     /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
     private final LocalTurns<HandOff.Hold> turns;
     /** With {@link #turns}: which locks this call holds the turn for (guarded by this). */
@@ -386,6 +392,14 @@ public final class LockedCall extends LeaseBook {
         return sharesHold(index) ? hosts[index].deadline(hostIndexes[index]) : ownDeadline(index);
     }
 
+    /**
+     * Whether lock {@code index} is kept until the call's hold-at-least is up rather than released: only when the call
+     * has one, its body ran, and the lock was not taken in doubt (never known to be the call's).
+     */
+    public boolean keepsHoldAtLeast(int index) {
+        return facts.holdAtLeastMillis() > 0 && bodyRan && index != inDoubt;
+    }
+
     /** The method body is about to run; false when the call was abandoned (cancelled) first. */
     public synchronized boolean start() {
         if (abandoned) {
@@ -404,8 +418,12 @@ public final class LockedCall extends LeaseBook {
         return true;
     }
 
-    /** Makes this the current thread's call until {@link #unbind}; returns the call it hides (nested calls). */
+    /**
+     * The method body is about to run on this thread: makes this the thread's call until {@link #unbind}, and records
+     * that the body ran (see {@link #keepsHoldAtLeast}). Returns the call it hides (nested calls).
+     */
     public LockedCall bind() {
+        bodyRan = true;
         LockedCall outer = CURRENT.get();
         enclosing = outer;
         CURRENT.set(this);

@@ -182,7 +182,9 @@ public final class Releaser {
             return DONE; // the enclosing call's to release
         }
         if (call.facts.holdAtLeastMillis() > 0) {
-            return keepOrUnlock(call, index); // never handed on: the key stays with the call that took it
+            // never handed on: the key stays with the call that took it, if its body ran (a call that took a key
+            // without running, or in doubt, must not keep the occurrence from the instance that runs it)
+            return call.keepsHoldAtLeast(index) ? keepOrUnlock(call, index) : unlock(call, index);
         }
         if (!call.hasLocalWaiters(index) || !call.mayHandOn(index, System.nanoTime())) {
             return unlock(call, index); // the common case, an uncontended key
