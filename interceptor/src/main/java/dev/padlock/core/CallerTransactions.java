@@ -25,6 +25,11 @@ public interface CallerTransactions {
         public List<Completion> awaiting() {
             return List.of();
         }
+
+        @Override
+        public Object current() {
+            return null;
+        }
     };
 
     /** Looks up what it needs now: at deployment, where the container's naming context is at hand. */
@@ -44,6 +49,12 @@ public interface CallerTransactions {
 
     /** What waits for the transaction active on the calling thread ({@link #awaitCompletion}); empty when none. */
     List<Completion> awaiting();
+
+    /**
+     * The transaction active on the calling thread, as an object that is equal only for the same transaction (JTA's
+     * transaction key), or {@code null} when none is active.
+     */
+    Object current();
 
     /** What a call waiting for its caller's transaction hears of it. */
     interface Completion {

@@ -30,6 +30,9 @@ public abstract class LeaseBook {
 
     private static final CompletableFuture<Void> NOTHING_IN_FLIGHT = CompletableFuture.completedFuture(null);
 
+    /** What {@link #beginRelease} answers when the release must wait for the calls sharing a hold; never completes. */
+    private static final CompletableFuture<Void> WAITS_FOR_SHARERS = new CompletableFuture<>();
+
     /** Written under this. */
     private volatile Phase phase = Phase.RUNNING;
 
@@ -55,6 +58,16 @@ public abstract class LeaseBook {
 
     private CompletableFuture<Void> renewalsAnswered;
 
+    /**
+     * How many holds of this call other calls share and have not released yet (a nested call, or a later call of the
+     * caller's transaction); a release asked for meanwhile waits for the last of them ({@link #releaseDue}), and its
+     * end completes {@link #releasedAfterSharers}.
+     */
+    private int sharers;
+
+    private boolean releaseDue;
+    private CompletableFuture<Void> releasedAfterSharers;
+
     LeaseBook(int lockCount) {
         this.deadlines = new long[lockCount];
     }
@@ -77,18 +90,68 @@ public abstract class LeaseBook {
     /**
      * Begins the release: {@code null} when the call was released or left to lapse already (a call ends once); else
      * completes when every renewal sent for the call has been answered, so the release reaches Redis after them (at
-     * once, usually).
+     * once, usually). While another call still shares one of this call's holds, the release waits for the last of
+     * them to end instead ({@link #waitsForSharers}): the locks stay held and renewed, and that call's release
+     * releases this one ({@link #sharerEnded}).
      */
     public final synchronized CompletableFuture<Void> beginRelease() {
         if (phase != Phase.RUNNING) {
             return null;
         }
+        if (sharers > 0) {
+            releaseDue = true;
+            if (releasedAfterSharers == null) {
+                releasedAfterSharers = new CompletableFuture<>();
+            }
+            return WAITS_FOR_SHARERS;
+        }
         phase = Phase.RELEASED;
+        return inFlightAnswered();
+    }
+
+    /**
+     * Completes once every renewal and check sent for the call so far has been answered (at once when none is in
+     * flight), so that what they found is recorded: a lock they found lost is then known.
+     */
+    public final synchronized CompletableFuture<Void> inFlightAnswered() {
         if (renewalsInFlight == 0) {
             return NOTHING_IN_FLIGHT;
         }
-        renewalsAnswered = new CompletableFuture<>();
+        if (renewalsAnswered == null) {
+            renewalsAnswered = new CompletableFuture<>();
+        }
         return renewalsAnswered;
+    }
+
+    /** Whether {@code begun}, what {@link #beginRelease} answered, says that the release waits for the call's sharers. */
+    public static boolean waitsForSharers(CompletableFuture<Void> begun) {
+        return begun == WAITS_FOR_SHARERS;
+    }
+
+    /** Completes when a release that waited for the call's sharers has ended; {@code null} when none waited. */
+    public final synchronized CompletableFuture<Void> releasedAfterSharers() {
+        return releasedAfterSharers;
+    }
+
+    /**
+     * Another call shares a hold of this one from now on, until it ends ({@link #sharerEnded}); false when this call's
+     * release has begun already (there is no hold to share any more).
+     */
+    final synchronized boolean admitSharer() {
+        if (phase != Phase.RUNNING) {
+            return false;
+        }
+        sharers++;
+        return true;
+    }
+
+    /** A call sharing a hold of this one ended: true when this call's release waited for it and is due now. */
+    final synchronized boolean sharerEnded() {
+        if (--sharers > 0 || !releaseDue) {
+            return false;
+        }
+        releaseDue = false;
+        return true;
     }
 
     /** Leaves the call's locks to lapse instead of releasing them; false when it was released or lapsing already. */

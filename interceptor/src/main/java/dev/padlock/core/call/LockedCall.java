@@ -79,6 +79,12 @@ public final class LockedCall extends LeaseBook {
      */
     private volatile boolean bodyRan;
 
+    /**
+     * The caller's transaction this call keeps its locks for until it completes ({@code
+     * ReleasePolicy.AFTER_TRANSACTION}), as {@code CallerTransactions.current} identifies it; {@code null} when none.
+     */
+    private Object transaction;
+
     /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
     private final LocalTurns<HandOff.Hold> turns;
     /** With {@link #turns}: which locks this call holds the turn for (guarded by this). */
@@ -190,6 +196,46 @@ public final class LockedCall extends LeaseBook {
 
     public int hostIndex(int index) {
         return hostIndexes[index];
+    }
+
+    /**
+     * Lock {@code index} is held by an enclosing call ({@link #sharesHold}): counts this call among those sharing that
+     * hold, so that the host is not released before this call is (see {@link LeaseBook#beginRelease}), and marks the lock
+     * taken with the host's fencing token. False when the host's release has begun meanwhile (its transaction
+     * completed on another thread): there is no hold to share any more, and nothing was taken.
+     */
+    public boolean shareHold(int index) {
+        LockedCall host = hosts[index];
+        if (!host.admitSharer()) {
+            return false;
+        }
+        if (tokens != null) {
+            tokens[index] = host.tokens[hostIndexes[index]];
+        }
+        markTaken(index + 1);
+        return true;
+    }
+
+    /**
+     * This call's release has begun: the holds it shared (those it {@link #shareHold took}) are no longer its. Returns
+     * the hosts whose own release waited for this call and is due now (see {@link LeaseBook#beginRelease}), for the
+     * caller to release; {@code null} when there are none, the common case. Called once per call.
+     */
+    public LockedCall[] stopSharing() {
+        if (hosts == null) {
+            return null;
+        }
+        LockedCall[] due = null;
+        int count = takenCount;
+        for (int i = 0; i < count; i++) {
+            if (hosts[i] != null && hosts[i].sharerEnded()) {
+                if (due == null) {
+                    due = new LockedCall[count];
+                }
+                due[i] = hosts[i];
+            }
+        }
+        return due;
     }
 
     /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
@@ -398,6 +444,16 @@ public final class LockedCall extends LeaseBook {
      */
     public boolean keepsHoldAtLeast(int index) {
         return facts.holdAtLeastMillis() > 0 && bodyRan && index != inDoubt;
+    }
+
+    /** Records the caller's transaction the call keeps its locks for until it completes; see {@link #transaction}. */
+    public void joinTransaction(Object transaction) {
+        this.transaction = transaction;
+    }
+
+    /** The caller's transaction the call keeps its locks for, or {@code null}; see {@link #joinTransaction}. */
+    public Object transaction() {
+        return transaction;
     }
 
     /** The method body is about to run; false when the call was abandoned (cancelled) first. */

@@ -17,6 +17,7 @@ import dev.padlock.core.operation.EngineServices;
 import dev.padlock.core.operation.LockOperation;
 import dev.padlock.core.operation.Operations;
 import dev.padlock.core.operation.Releaser;
+import dev.padlock.core.operation.TransactionWaits;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
@@ -100,7 +101,15 @@ public final class PadlockEngine {
         this.renewal = new LeaseRenewal(source);
         this.losses = new LockLossReporter(lockLost);
         this.services = new EngineServices(
-                source, renewal, new Releaser(renewal, source), losses, callers, turns, events, transactions);
+                source,
+                renewal,
+                new Releaser(renewal, source),
+                losses,
+                callers,
+                turns,
+                events,
+                transactions,
+                new TransactionWaits());
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
@@ -53,6 +54,7 @@ final class Acquirer {
     private final LeaseRenewal renewal;
     private final Releaser releaser;
     private final RedisClientSource client;
+    private final TransactionWaits transactionWaits;
     /** Whom {@link #renewal} asks about the calls it watches. */
     private final LeaseHolder holder;
     /** Whether this method's calls hand their keys on: only then do they check a hold early ({@link #takeNext}). */
@@ -78,6 +80,7 @@ final class Acquirer {
         this.renewal = services.renewal();
         this.releaser = services.releaser();
         this.client = services.client();
+        this.transactionWaits = services.transactionWaits();
         this.holder = holder;
         this.handsOn = handsOn;
     }
@@ -99,6 +102,10 @@ final class Acquirer {
         long lease = leaseMillis > 0 ? leaseMillis : renewal.leaseMillis();
         long deadline = System.nanoTime() + waitMillis * 1_000_000;
         CompletableFuture<Boolean> result = new CompletableFuture<>();
+        Object transaction = call.transaction();
+        if (transaction != null) {
+            result.whenComplete((taken, failure) -> transactionWaits.waited(transaction, call));
+        }
         takeNext(call, 0, lease, deadline, result);
         return result;
     }
@@ -154,6 +161,18 @@ final class Acquirer {
 
     private void takeNext(LockedCall call, int next, long lease, long deadline, CompletableFuture<Boolean> result) {
         int index = skipShared(call, next);
+        if (index < 0) {
+            releaser.releaseAllLater(call);
+            String key = call.locks[call.takenCount()].getName();
+            if (result.completeExceptionally(notAcquired(
+                    key,
+                    "the call of its caller's transaction whose hold of this key it would share released it just"
+                            + " now (that transaction completed on another thread, e.g. rolled back after its timeout)",
+                    null))) {
+                ended(call, LockEvents.Outcome.NOT_ACQUIRED, deadline - waitMillis * 1_000_000);
+            }
+            return;
+        }
         if (index == call.locks.length) {
             if (call.facts.meter() != null) {
                 // before completing, so that whoever releases next reports the release after this
@@ -163,6 +182,9 @@ final class Acquirer {
             if (!result.complete(true)) {
                 releaser.releaseAllLater(call); // cancelled while the last lock was being taken
             }
+            return;
+        }
+        if (call.transaction() != null && closesATransactionCycle(call, index, deadline, result)) {
             return;
         }
         long wait = index == 0 ? waitMillis : remainingMillis(deadline);
@@ -201,15 +223,45 @@ final class Acquirer {
     }
 
     /**
-     * Counts the locks from {@code index} on that an enclosing call on this thread holds as taken: shared, nothing to
-     * ask (a fencing token is the enclosing call's). Returns the first lock the call must take itself.
+     * Whether waiting for lock {@code index} would close a cycle of this application's transactions, each waiting for
+     * a key the next keeps until it completes ({@link TransactionWaits}): then the call fails at once, releasing what
+     * it took, rather than wait its whole wait for a key that can only be released after its own transaction ends.
+     */
+    private boolean closesATransactionCycle(
+            LockedCall call, int index, long deadline, CompletableFuture<Boolean> result) {
+        String key = call.locks[index].getName();
+        List<String> cycle = transactionWaits.waitFor(call.transaction(), call, key);
+        if (cycle == null) {
+            return false;
+        }
+        releaser.releaseAllLater(call);
+        String others = String.join(", which is kept by a transaction that waits for ", cycle.subList(1, cycle.size()));
+        if (result.completeExceptionally(notAcquired(
+                key,
+                "another transaction of this application keeps this key until it completes and waits for " + others
+                        + ", which this call's transaction keeps until it completes: each would wait for the other"
+                        + " until its wait ends (padlock.release=after-transaction keeps every key a transaction"
+                        + " took until it completes), so this call fails at once. Take the keys in one order in"
+                        + " every transaction (sorted, for instance), or in one call with a key template per key"
+                        + " (Padlock sorts them), or set padlock.locks.\"" + plan.lockName()
+                        + "\".release=on-return",
+                null))) {
+            ended(call, LockEvents.Outcome.NOT_ACQUIRED, deadline - waitMillis * 1_000_000);
+        }
+        return true;
+    }
+
+    /**
+     * Counts the locks from {@code index} on that an enclosing call (or an earlier call of the caller's transaction)
+     * holds as taken: shared, nothing to ask (a fencing token is the enclosing call's). Returns the first lock the call
+     * must take itself, or -1 when a hold it would share was released meanwhile (see {@link LockedCall#shareHold}).
      */
     private static int skipShared(LockedCall call, int index) {
         while (index < call.locks.length && call.sharesHold(index)) {
-            if (call.tokens != null) {
-                call.tokens[index] = call.host(index).tokens[call.hostIndex(index)];
+            if (!call.shareHold(index)) {
+                return -1;
             }
-            call.markTaken(++index);
+            index++;
         }
         return index;
     }

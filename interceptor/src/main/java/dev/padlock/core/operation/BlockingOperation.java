@@ -19,7 +19,9 @@ final class BlockingOperation extends LockOperation {
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
         refuseIfCallerMustNotBlock();
-        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner(), awaitingTransaction());
+        Object transaction = callerTransaction();
+        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner(), awaitingTransaction(transaction));
+        call.joinTransaction(transaction);
         if (!acquireAll(call)) {
             return skipped();
         }

@@ -11,8 +11,8 @@ import dev.padlock.core.turns.LocalTurns;
 
 /**
  * What the operations of one engine (one application) share: its client, one renewal timer for all its held locks,
- * one releaser, one loss reporter, its callers' context, one local queue per key, who observes its locks, and its
- * callers' transactions.
+ * one releaser, one loss reporter, its callers' context, one local queue per key, who observes its locks, its
+ * callers' transactions, and what those transactions keep and wait for.
  */
 public record EngineServices(
         RedisClientSource client,
@@ -22,4 +22,5 @@ public record EngineServices(
         CallerContext callers,
         LocalTurns<HandOff.Hold> turns,
         LockEvents events,
-        CallerTransactions transactions) {}
+        CallerTransactions transactions,
+        TransactionWaits transactionWaits) {}

@@ -58,6 +58,8 @@ public abstract class LockOperation {
     final Releaser releaser;
     /** The callers' transactions, for a lock released after them; {@code NONE} for one released on return. */
     private final CallerTransactions transactions;
+    /** What this application's callers' transactions keep and wait for (see {@link TransactionWaits}). */
+    private final TransactionWaits transactionWaits;
 
     /** @param endsOnReturn whether the method's work is done when it returns (see {@link Acquirer}) */
     LockOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services, boolean endsOnReturn) {
@@ -77,6 +79,7 @@ public abstract class LockOperation {
         this.transactions = plan.settings().release() == ReleasePolicy.AFTER_TRANSACTION
                 ? services.transactions()
                 : CallerTransactions.NONE;
+        this.transactionWaits = services.transactionWaits();
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), kind.handsOff(), leaseMillis, services.renewal()::leaseMillis);
         this.acquirer =
@@ -239,10 +242,15 @@ public abstract class LockOperation {
             if (!transactions.isActive()) {
                 return false; // the common case, allocation-free
             }
+            Object transaction = transactions.current();
             call.awaitingTransaction = true; // before the transaction can complete, maybe on another thread
-            if (transactions.awaitCompletion(new ReleaseAfterTransaction(call, releaser, throwOnLoss))) {
+            // before it can complete, too: its keys are known to be kept from now on
+            transactionWaits.keep(transaction, call);
+            if (transactions.awaitCompletion(
+                    new ReleaseAfterTransaction(call, transaction, releaser, transactionWaits, throwOnLoss))) {
                 return true;
             }
+            transactionWaits.release(transaction, call);
         } catch (RuntimeException | Error e) {
             LOG.log(
                     System.Logger.Level.WARNING,
@@ -257,11 +265,21 @@ public abstract class LockOperation {
     }
 
     /**
-     * The calls of the caller's transaction that wait for it to complete before they release: a new call shares
-     * their holds rather than waiting for them (see {@link LockedCall}).
+     * The caller's transaction, for a call that keeps its locks until it completes, as {@link
+     * CallerTransactions#current} identifies it; {@code null} when none is active (the common case, allocation-free),
+     * or when locks are released on return.
      */
-    final List<LockedCall> awaitingTransaction() {
-        if (!transactions.isActive()) {
+    final Object callerTransaction() {
+        return transactions.isActive() ? transactions.current() : null;
+    }
+
+    /**
+     * The calls of {@code transaction}, the caller's, that wait for it to complete before they release: a new call
+     * shares their holds rather than waiting for them (see {@link LockedCall}). Empty when {@code transaction} is
+     * {@code null}.
+     */
+    final List<LockedCall> awaitingTransaction(Object transaction) {
+        if (transaction == null) {
             return List.of(); // no allocation, the common case
         }
         List<CallerTransactions.Completion> waiting = transactions.awaiting();

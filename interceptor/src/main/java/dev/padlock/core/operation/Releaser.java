@@ -2,6 +2,7 @@ package dev.padlock.core.operation;
 
 import dev.padlock.LockLost;
 import dev.padlock.core.call.HandOff;
+import dev.padlock.core.call.LeaseBook;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.lease.LeaseRenewal;
@@ -65,15 +66,17 @@ public final class Releaser {
 
     /**
      * Releases the locks the call took and reports any found lost, waiting on the calling thread: observers have seen
-     * the {@link LockLost} event when this returns.
+     * the {@link LockLost} event when this returns. While another call still shares one of its holds, the release is
+     * left to the last of them to end ({@link LeaseBook#beginRelease}), and this returns at once.
      */
     void releaseAll(LockedCall call) {
         CompletableFuture<Void> renewals = call.beginRelease();
-        if (renewals == null) {
+        if (renewals == null || LeaseBook.waitsForSharers(renewals)) {
             return;
         }
         long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
         call.holdEnded();
+        releaseHostsDue(call.stopSharing());
         renewal.stop(call);
         Acquisition.awaitUninterruptibly(renewals, end);
         if (call.takenCount() == 1
@@ -94,6 +97,22 @@ public final class Releaser {
         CompletableFuture<?> all = releases.length == 1 ? releases[0] : CompletableFuture.allOf(releases);
         if (Acquisition.awaitUninterruptibly(all, end) instanceof TimeoutException) {
             reportUnanswered(call, releases, true);
+        }
+    }
+
+    /**
+     * Releases the calls whose release waited for a call that shared their holds and has just ended (their
+     * transaction completed while it ran): without waiting, on this thread, so the caller's own release goes on.
+     */
+    private void releaseHostsDue(LockedCall[] hosts) {
+        if (hosts == null) {
+            return;
+        }
+        for (LockedCall host : hosts) {
+            if (host != null) {
+                CompletableFuture<Void> done = host.releasedAfterSharers();
+                releaseAllLater(host).whenComplete((released, failure) -> done.complete(null));
+            }
         }
     }
 
@@ -135,7 +154,11 @@ public final class Releaser {
         if (renewals == null) {
             return DONE;
         }
+        if (LeaseBook.waitsForSharers(renewals)) {
+            return call.releasedAfterSharers();
+        }
         call.holdEnded();
+        releaseHostsDue(call.stopSharing());
         renewal.stop(call);
         long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
         return renewals.isDone()
@@ -333,6 +356,7 @@ public final class Releaser {
         // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (lapsedBy).
         if (call.beginLapse()) {
             call.holdEnded();
+            releaseHostsDue(call.stopSharing());
             passTurns(call, call.takenCount()); // locks never taken, if any: nothing to wait for
         }
     }

@@ -97,6 +97,12 @@ final class JtaCallerTransactions implements CallerTransactions {
         return found instanceof Waiting waiting ? waiting.snapshot() : List.of();
     }
 
+    @Override
+    public Object current() {
+        TransactionSynchronizationRegistry tsr = registry();
+        return tsr == null || !isOpen(tsr.getTransactionStatus()) ? null : tsr.getTransactionKey();
+    }
+
     /** This application's completions of the current transaction, registered with it on first use. */
     private Waiting waiting(TransactionSynchronizationRegistry tsr) {
         Object found = tsr.getResource(this);

@@ -50,6 +50,11 @@ class TransactionFailureReleasesTest {
         public List<Completion> awaiting() {
             return List.of();
         }
+
+        @Override
+        public Object current() {
+            return null;
+        }
     }
 
     @Test
