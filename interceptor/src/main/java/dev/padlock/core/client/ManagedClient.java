@@ -74,7 +74,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
     /** Starts connecting now, so the first locked call does not pay for it. */
     public void connectInBackground() {
         connect().whenComplete((c, failure) -> {
-            if (failure != null) {
+            if (failure != null && !isClosed()) { // an application stopped while connecting has nothing to say
                 LOG.log(
                         System.Logger.Level.WARNING,
                         () -> (failure instanceof ConnectionFailedException
@@ -134,6 +134,12 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         attempt.complete(created);
         ReplicaConfirmation.refusal(created)
                 .thenAccept(advice -> advice.ifPresent(text -> LOG.log(System.Logger.Level.WARNING, text)));
+    }
+
+    private boolean isClosed() {
+        synchronized (guard) {
+            return closed;
+        }
     }
 
     RedisConnectionSettings settings() {

@@ -165,12 +165,16 @@ public final class PadlockEngine {
     }
 
     /**
-     * The application is stopping: withdraws what {@link #publishMetrics} published, and stops renewing and watching
-     * locks (a client the application provided may outlive it; its locks still held then lapse with their lease).
+     * The application is stopping: waits (a few seconds at most) for the releases under way to be answered, so that
+     * no key a call released, or an acquisition in doubt undid, is left held because the client shut down first;
+     * then stops renewing and watching locks (a client the application provided may outlive it; its locks still held
+     * then lapse with their lease) and withdraws what {@link #publishMetrics} published.
      */
     public void close() {
+        services.releaser().awaitReleases();
         renewal.close();
         losses.unregister();
+        losses.close();
     }
 
     /** Registers the operation of a method validated at deployment. */

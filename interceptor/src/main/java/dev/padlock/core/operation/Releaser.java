@@ -11,6 +11,8 @@ import dev.padlock.core.redis.Acquisition;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -58,6 +60,8 @@ public final class Releaser {
 
     private final LeaseRenewal renewal;
     private final RedisClientSource client;
+    /** Releases begun and not yet answered or reported, for {@link #awaitReleases}. */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     public Releaser(LeaseRenewal renewal, RedisClientSource client) {
         this.renewal = renewal;
@@ -70,10 +74,18 @@ public final class Releaser {
      * left to the last of them to end ({@link LeaseBook#beginRelease}), and this returns at once.
      */
     void releaseAll(LockedCall call) {
-        CompletableFuture<Void> renewals = call.beginRelease();
-        if (renewals == null || LeaseBook.waitsForSharers(renewals)) {
-            return;
+        inFlight.incrementAndGet(); // before the release begins: awaitReleases sees it from then on
+        try {
+            CompletableFuture<Void> renewals = call.beginRelease();
+            if (renewals != null && !LeaseBook.waitsForSharers(renewals)) {
+                release(call, renewals);
+            }
+        } finally {
+            inFlight.decrementAndGet();
         }
+    }
+
+    private void release(LockedCall call, CompletableFuture<Void> renewals) {
         long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
         call.holdEnded();
         releaseHostsDue(call.stopSharing());
@@ -98,6 +110,22 @@ public final class Releaser {
         if (Acquisition.awaitUninterruptibly(all, end) instanceof TimeoutException) {
             reportUnanswered(call, releases, true);
         }
+    }
+
+    /**
+     * The application is stopping: waits, up to {@link #RELEASE_TIMEOUT_NANOS}, for the releases under way (a call's,
+     * an undo of an acquisition in doubt or given up) to be answered or reported, so that none is cut off by the
+     * client's shutdown and left held for its lease. True when none is left.
+     */
+    public boolean awaitReleases() {
+        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() - end >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        return true;
     }
 
     /**
@@ -150,20 +178,31 @@ public final class Releaser {
      * unconfirmed.
      */
     CompletableFuture<Void> releaseAllLater(LockedCall call) {
-        CompletableFuture<Void> renewals = call.beginRelease();
-        if (renewals == null) {
-            return DONE;
+        inFlight.incrementAndGet(); // before the release begins: awaitReleases sees it from then on
+        CompletableFuture<Void> released;
+        try {
+            CompletableFuture<Void> renewals = call.beginRelease();
+            if (renewals == null) {
+                inFlight.decrementAndGet();
+                return DONE;
+            }
+            if (LeaseBook.waitsForSharers(renewals)) {
+                inFlight.decrementAndGet();
+                return call.releasedAfterSharers();
+            }
+            call.holdEnded();
+            releaseHostsDue(call.stopSharing());
+            renewal.stop(call);
+            long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+            released = renewals.isDone()
+                    ? releaseEachBounded(call, end)
+                    : renewals.thenCompose(answered -> releaseEachBounded(call, end));
+        } catch (RuntimeException | Error e) {
+            inFlight.decrementAndGet();
+            throw e;
         }
-        if (LeaseBook.waitsForSharers(renewals)) {
-            return call.releasedAfterSharers();
-        }
-        call.holdEnded();
-        releaseHostsDue(call.stopSharing());
-        renewal.stop(call);
-        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
-        return renewals.isDone()
-                ? releaseEachBounded(call, end)
-                : renewals.thenCompose(answered -> releaseEachBounded(call, end));
+        released.whenComplete((done, failure) -> inFlight.decrementAndGet());
+        return released;
     }
 
     /**
