@@ -2,8 +2,10 @@ package dev.padlock.core.client;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.UnaryOperator;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * The {@code RedissonClient} Padlock creates itself when the application has none, shut down with the
@@ -21,6 +23,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
 
     private final RedisConnectionSettings settings;
     private final ClassLoader loader;
+    private final UnaryOperator<Config> adjust;
     private final Object guard = new Object();
     private volatile RedissonClient client;
     /** Why the last attempt failed, while no client is connected; for the readiness check, which must not wait. */
@@ -30,8 +33,17 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
     private boolean closed; // guarded by guard
 
     public ManagedClient(RedisConnectionSettings settings, ClassLoader loader) {
+        this(settings, loader, UnaryOperator.identity());
+    }
+
+    /**
+     * For the client's own tests: {@code adjust} changes the Redisson configuration the settings give before the
+     * client is created (shorter timeouts, so that a failure to connect is seen in a second, not in Redisson's six).
+     */
+    ManagedClient(RedisConnectionSettings settings, ClassLoader loader, UnaryOperator<Config> adjust) {
         this.settings = settings;
         this.loader = loader;
+        this.adjust = adjust;
     }
 
     /**
@@ -109,7 +121,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         LOG.log(System.Logger.Level.INFO, () -> "Padlock connects to Redis: " + settings.describe());
         RedissonClient created;
         try {
-            created = Redisson.create(RedissonConfigs.build(settings, loader));
+            created = Redisson.create(adjust.apply(RedissonConfigs.build(settings, loader)));
         } catch (Throwable t) {
             // Redisson's own text only says "Unable to connect to Redis server: host:port": say why, and what to
             // check. A config file's problem is worded already; an Error (a class missing from the deployment) is

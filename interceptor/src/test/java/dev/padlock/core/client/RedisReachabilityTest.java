@@ -111,7 +111,7 @@ class RedisReachabilityTest {
         Problems problems = new Problems();
         RedisConnectionSettings settings = RedisConnectionReader.read(ConfigView.of(keys), problems);
         assertThat(problems.list()).isEmpty();
-        return new ManagedClient(settings, getClass().getClassLoader());
+        return new ManagedClient(settings, getClass().getClassLoader(), ConnectionFailureTest::quick);
     }
 
     /** A port nothing listens on (it was free a moment ago). */
