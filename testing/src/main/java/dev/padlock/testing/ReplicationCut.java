@@ -13,9 +13,16 @@ import java.util.concurrent.TimeUnit;
  * kernel buffered when it goes on), nor does a proxy (the sentinels repoint the replica at the real master).
  *
  * <p>Needs {@code iptables} and root; without either, {@link #start} fails and says so. The rule is removed by {@link
- * #close} (use try-with-resources), and by a shutdown hook if the JVM ends first.
+ * #close} (use try-with-resources), and by a shutdown hook if the JVM ends first. Tests that use it carry the JUnit tag
+ * {@link #TAG}: Padlock's build leaves them out unless asked for them ({@code -Pfirewall-tests}, which CI sets).
  */
 public final class ReplicationCut implements AutoCloseable {
+
+    /** The JUnit tag of the tests that cut replication this way, and so need {@code iptables} and root. */
+    public static final String TAG = "firewall";
+
+    private static final String HOW = " Such tests carry the JUnit tag \"" + TAG
+            + "\" and run only with -Pfirewall-tests (as CI runs them)," + " as root.";
 
     private final List<String> rule;
     private final Thread hook;
@@ -86,7 +93,7 @@ public final class ReplicationCut implements AutoCloseable {
             }
             throw new IllegalStateException(
                     "Cannot run iptables, which this test needs to make a replica miss the master's writes: install"
-                            + " it (Debian: apt install iptables) and run the test as root",
+                            + " it (Debian: apt install iptables) and run the test as root." + HOW,
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -94,7 +101,7 @@ public final class ReplicationCut implements AutoCloseable {
         }
         if (exit != 0 && mustWork) {
             throw new IllegalStateException(String.join(" ", command) + " failed (exit " + exit + "): " + output.trim()
-                    + ". This test needs root to add a firewall rule on loopback.");
+                    + ". This test needs root to add a firewall rule on loopback." + HOW);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * replica could grant the key; without it (the control) only after. A 6 s watchdog; the master is killed 1.4 s before
  * the replica's copy expires, and the cluster needs more than its 2 s node timeout to promote the replica.
  */
+@Tag("firewall") // ReplicationCut: iptables and root, with -Pfirewall-tests
 class ClusterReplicaMissingRenewalsTest {
 
     static final String REDIS_KEY = "padlock:cluster-missing:k";

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * expiry, whichever comes later) on, the promoted replica could grant the key to anyone: the holder must have heard of
  * its loss by then.
  */
+@Tag("firewall") // ReplicationCut: iptables and root, with -Pfirewall-tests
 class ReplicaMissingRenewalsTest {
 
     static final AtomicLong LOSS_HEARD = new AtomicLong();

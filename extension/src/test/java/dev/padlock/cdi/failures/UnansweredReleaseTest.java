@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * Padlock's release timeout passed, and the lock is reported {@link LockLost.Detection#UNCONFIRMED} for that reason
  * (not for Redisson's own failure, which comes only after its retries), before the caller goes on.
  */
+@Tag("firewall") // ReplicationCut: iptables and root, with -Pfirewall-tests
 class UnansweredReleaseTest {
 
     static final List<LockLost> LOSSES = new CopyOnWriteArrayList<>();
