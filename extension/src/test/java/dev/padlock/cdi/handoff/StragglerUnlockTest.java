@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in 40 runs 700 ms (a straggler), the others 0 to 2 ms. A <em>silent overlap</em> is two calls inside at once
  * neither of which was told it lost its lock (a {@link LockLostException}): the one thing the lock must never allow.
  */
+@Tag("stress") // a reproduction under load of a fixed defect: run on the main JDK only (.ci/run)
 @ExtendWith(RedisExtension.class)
 class StragglerUnlockTest {
 
