@@ -81,7 +81,7 @@ public record LockKind(
 
     /**
      * Whether a finishing call may hand its Redis hold straight to the next call queued here ({@code
-     * dev.padlock.core.HandOff}): only a kind that queues locally has a next call, and not a fenced one, as each
+     * dev.padlock.core.call.HandOff}): only a kind that queues locally has a next call, and not a fenced one, as each
      * holder must get a strictly larger token and only a lock script in Redis can hand one out.
      */
     public boolean handsOff() {
