@@ -61,6 +61,26 @@ class BomTest {
         }
     }
 
+    @Test
+    void theBomBuildsWithThePluginVersionsOfTheParent() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        String parent = Files.readString(root.resolve("pom.xml"));
+        Matcher plugin = Pattern.compile("<artifactId>([^<]+-plugin)</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(root.resolve("bom/pom.xml")));
+        List<String> plugins = new ArrayList<>();
+        while (plugin.find()) {
+            // maven-gpg-plugin is gpg-plugin.version in the parent, central-publishing-maven-plugin
+            // central-publishing-plugin.version
+            String property =
+                    plugin.group(1).replaceFirst("^maven-", "").replaceFirst("-maven-plugin$", "-plugin") + ".version";
+            assertThat(parent)
+                    .as("padlock-bom's %s, against the parent's %s", plugin.group(1), property)
+                    .contains("<" + property + ">" + plugin.group(2) + "</" + property + ">");
+            plugins.add(plugin.group(1));
+        }
+        assertThat(plugins).contains("maven-gpg-plugin", "central-publishing-maven-plugin");
+    }
+
     /** The content of the first {@code <element>} in {@code pom}, whitespace collapsed; empty when there is none. */
     private static String firstElement(String pom, String element) {
         Matcher found = Pattern.compile("<" + element + "(\\s[^>]*)?>(.*?)</" + element + ">", Pattern.DOTALL)
