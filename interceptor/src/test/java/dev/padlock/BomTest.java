@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The BOM has no parent (so that importing it brings no test libraries along), hence its own version: it must move
- * with the project's, and list every artifact an application may depend on.
+ * The BOM has no parent (so that importing it brings no test libraries along), hence its own version and metadata:
+ * they must move with the project's, and it must list every artifact an application may depend on.
  */
 class BomTest {
 
@@ -46,5 +46,45 @@ class BomTest {
                         "padlock-redis-server",
                         "padlock-testing",
                         "padlock-testkit");
+    }
+
+    @Test
+    void theBomCarriesTheProjectsUrlLicenceDevelopersAndScm() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        String parent = Files.readString(root.resolve("pom.xml"));
+        String bom = Files.readString(root.resolve("bom/pom.xml"));
+        for (String element : List.of("url", "inceptionYear", "licenses", "developers", "scm")) {
+            assertThat(firstElement(bom, element))
+                    .as("padlock-bom's <%s>, against the parent's", element)
+                    .isNotEmpty()
+                    .isEqualTo(firstElement(parent, element));
+        }
+    }
+
+    @Test
+    void theBomBuildsWithThePluginVersionsOfTheParent() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        String parent = Files.readString(root.resolve("pom.xml"));
+        Matcher plugin = Pattern.compile("<artifactId>([^<]+-plugin)</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(root.resolve("bom/pom.xml")));
+        List<String> plugins = new ArrayList<>();
+        while (plugin.find()) {
+            // maven-gpg-plugin is gpg-plugin.version in the parent, central-publishing-maven-plugin
+            // central-publishing-plugin.version
+            String property =
+                    plugin.group(1).replaceFirst("^maven-", "").replaceFirst("-maven-plugin$", "-plugin") + ".version";
+            assertThat(parent)
+                    .as("padlock-bom's %s, against the parent's %s", plugin.group(1), property)
+                    .contains("<" + property + ">" + plugin.group(2) + "</" + property + ">");
+            plugins.add(plugin.group(1));
+        }
+        assertThat(plugins).contains("maven-gpg-plugin", "central-publishing-maven-plugin");
+    }
+
+    /** The content of the first {@code <element>} in {@code pom}, whitespace collapsed; empty when there is none. */
+    private static String firstElement(String pom, String element) {
+        Matcher found = Pattern.compile("<" + element + "(\\s[^>]*)?>(.*?)</" + element + ">", Pattern.DOTALL)
+                .matcher(pom);
+        return found.find() ? found.group(2).replaceAll("\\s+", " ").trim() : "";
     }
 }

@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * hold, within one round trip, as {@code LockLost} {@code HAND_OFF}), and the key is not handed on past it. A body
  * longer than one round trip waits for nothing: its check is answered before it ends.
  *
- * <p>A hold is handed on only while it is sound and the chain is within its bound ({@link #mayHandOn}):
+ * <p>A hold is handed on only while it is sound and the chain is within its bound ({@link LockedCall#mayHandOn}):
  *
  * <ul>
  *   <li>not lost, not in doubt, and no renewal or check failed: a loss suspected must surface, not travel;

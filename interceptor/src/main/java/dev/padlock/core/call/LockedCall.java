@@ -29,8 +29,8 @@ public final class LockedCall extends LeaseBook {
     public final CallFacts facts;
     public final RLock[] locks;
     /**
-     * The owner id the call takes its locks under in Redis, its own (never a thread's: see {@link
-     * LockOperation#nextCallOwner}); see {@link #ownerOf} for those handed to it.
+     * The owner id the call takes its locks under in Redis, its own (never a thread's: see {@code
+     * LockOperation.nextCallOwner()}); see {@link #ownerOf} for those handed to it.
      */
     public final long owner;
     /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */

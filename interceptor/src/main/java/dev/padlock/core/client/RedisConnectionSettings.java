@@ -17,7 +17,7 @@ import java.util.Optional;
  *
  * @param mode the topology; {@code null} with a config file
  * @param addresses the server (single) or the nodes or sentinels; empty with a config file
- * @param watchdogTimeout {@code padlock.watchdog-timeout} when set, else {@code null}: see {@link #toRedissonConfig}
+ * @param watchdogTimeout {@code padlock.watchdog-timeout} when set, else {@code null}: see {@link RedissonConfigs#build}
  * @param replicas {@code padlock.redis.replica-confirmation} and {@code .replica-timeout}, each {@code null} when unset
  * @param addressKey the key that names the servers, for messages: {@code padlock.redis.address}, {@code .nodes} or
  *     {@code .config-file}, or where an integration took the address from ({@link #withAddressFrom})

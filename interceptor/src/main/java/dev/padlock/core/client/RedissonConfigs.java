@@ -32,7 +32,12 @@ public final class RedissonConfigs {
 
     private RedissonConfigs() {}
 
-    /** See {@link RedisConnectionSettings#toRedissonConfig}. */
+    /**
+     * The Redisson configuration for {@code settings}: read from their YAML file (a path, else a resource of {@code
+     * loader}), or made from their keys. A watchdog timeout or replica confirmation set by key overrides the file's;
+     * without a file, the ones left unset take Padlock's defaults ({@link
+     * RedisConnectionSettings#DEFAULT_WATCHDOG_TIMEOUT}, {@link RedisConnectionSettings.Replicas#DEFAULT_TIMEOUT}).
+     */
     public static Config build(RedisConnectionSettings settings, ClassLoader loader) {
         Config config = settings.configFile() != null ? load(settings.configFile(), loader) : fromKeys(settings);
         if (settings.watchdogTimeout() != null) {

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * A moment's picture of one application's locks, for a live view such as the Quarkus Dev UI: the locks its calls
- * hold, the keys its callers queue for, and its most recent losses. Taken on demand by {@link
- * PadlockEngine#liveLocks()}; locked calls pay nothing for it.
+ * hold, the keys its callers queue for, and its most recent losses. Taken on demand by {@code
+ * PadlockEngine.liveLocks()}; locked calls pay nothing for it.
  *
  * <p>It names rendered keys, which may carry user data: it is meant for a developer's own application in dev mode,
  * never for metrics or logs (see docs/reference/observability.md).
