@@ -3,6 +3,7 @@ package dev.padlock.quarkus.deployment;
 import dev.padlock.core.config.ConfigKeys;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.BytecodeTransformerBuildItem;
 import io.quarkus.deployment.builditem.ExtensionSslNativeSupportBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ExcludeConfigBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
@@ -132,6 +133,23 @@ class PadlockNativeProcessor {
                     "Redisson's native registration of %s left out: the application cannot link it (%s)", name, why));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Redisson's remaining references to Netty 4.2's io_uring classes, rewritten when the application's Netty lacks
+     * them (Quarkus brings 4.1): see {@link RedissonIoUringReferences}. JVM builds keep Redisson's classes as they are.
+     */
+    @BuildStep(onlyIf = NativeOrNativeSourcesBuild.class)
+    void redissonWithoutIoUring(CurateOutcomeBuildItem curate, BuildProducer<BytecodeTransformerBuildItem> transformers)
+            throws IOException {
+        try (URLClassLoader application = runtimeClassPath(curate)) {
+            if (application.getResource(RedissonIoUringReferences.PROBE.replace('.', '/') + ".class") != null) {
+                return;
+            }
+        }
+        for (String redissonClass : RedissonIoUringReferences.CLASSES) {
+            transformers.produce(new BytecodeTransformerBuildItem(redissonClass, RedissonIoUringReferences.rewriter()));
         }
     }
 
