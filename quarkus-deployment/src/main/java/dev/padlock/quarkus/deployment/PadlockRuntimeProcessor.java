@@ -155,10 +155,17 @@ class PadlockRuntimeProcessor {
                         m.parameterNames(),
                         annotationProxy.builder(m.binding(), Locked.class).build(literals)))
                 .toList();
-        // Meters only with quarkus-micrometer, decided here so that applications without it never load Micrometer.
+        // Meters only with quarkus-micrometer, decided here so that applications without it never load Micrometer;
+        // only the recorder method that names it is called, so a native image without Micrometer never links it.
         boolean micrometer = metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER);
         // Spans only with quarkus-opentelemetry's tracer, likewise: without it no OpenTelemetry class is loaded.
         boolean tracing = capabilities.isPresent(Capability.OPENTELEMETRY_TRACER);
-        recorder.start(runtime.runtime(), recorded, namedLocks.points(), micrometer, tracing, shutdown);
+        recorder.start(
+                runtime.runtime(),
+                recorded,
+                namedLocks.points(),
+                micrometer ? recorder.micrometerMeters() : recorder.noEvents(),
+                tracing ? recorder.openTelemetrySpans() : recorder.noEvents(),
+                shutdown);
     }
 }

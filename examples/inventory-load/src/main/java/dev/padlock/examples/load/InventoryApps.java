@@ -21,11 +21,16 @@ public final class InventoryApps {
 
     private InventoryApps() {}
 
-    /** The Quarkus example, packaged: {@code java -jar target/quarkus-app/quarkus-run.jar}. */
+    /**
+     * The Quarkus example, packaged: {@code java -jar target/quarkus-app/quarkus-run.jar}, or, given a file that is not
+     * a jar, that native executable ({@code target/*-runner}, built with {@code -Dnative}).
+     */
     public static RunningApp startQuarkus(
-            Path quarkusRunJar, String name, String redisUri, Path logDirectory, Map<String, String> properties) {
+            Path quarkusApp, String name, String redisUri, Path logDirectory, Map<String, String> properties) {
         int port = FreePort.find();
-        RunningApp.Launch launch = RunningApp.jar(quarkusRunJar)
+        RunningApp.Launch launch = (quarkusApp.toString().endsWith(".jar")
+                        ? RunningApp.jar(quarkusApp)
+                        : RunningApp.executable(quarkusApp))
                 .name(name)
                 .logDirectory(logDirectory)
                 .systemProperty("padlock.redis.address", redisUri)

@@ -50,7 +50,15 @@ public final class RunningApp implements AutoCloseable {
 
     /** Describes a JVM started with {@code java -jar}; {@link Launch#start} starts it. */
     public static Launch jar(Path jar) {
-        return new Launch(jar, false);
+        return new Launch(jar, Kind.JAR);
+    }
+
+    /**
+     * Describes a native executable (a Quarkus application built with {@code -Dnative}), started as {@code <executable>
+     * [-Dk=v...] [args...]}: Quarkus reads {@code -D} arguments as system properties.
+     */
+    public static Launch executable(Path executable) {
+        return new Launch(executable, Kind.EXECUTABLE);
     }
 
     /**
@@ -60,7 +68,13 @@ public final class RunningApp implements AutoCloseable {
      * does with {@code LAUNCH_JBOSS_IN_BACKGROUND} set.
      */
     public static Launch script(Path script) {
-        return new Launch(script, true);
+        return new Launch(script, Kind.SCRIPT);
+    }
+
+    private enum Kind {
+        JAR,
+        SCRIPT,
+        EXECUTABLE
     }
 
     public String name() {
@@ -130,7 +144,7 @@ public final class RunningApp implements AutoCloseable {
 
     public static final class Launch {
         private final Path executable;
-        private final boolean script;
+        private final Kind kind;
         private final Map<String, String> systemProperties = new TreeMap<>();
         private final Map<String, String> environment = new TreeMap<>();
         private final Map<String, Integer> otherPorts = new TreeMap<>();
@@ -140,9 +154,9 @@ public final class RunningApp implements AutoCloseable {
         private String readinessPath = "/";
         private Duration readinessTimeout = Duration.ofMinutes(2);
 
-        private Launch(Path executable, boolean script) {
+        private Launch(Path executable, Kind kind) {
             this.executable = executable;
-            this.script = script;
+            this.kind = kind;
         }
 
         public Launch name(String name) {
@@ -193,20 +207,29 @@ public final class RunningApp implements AutoCloseable {
         public RunningApp start(int port) {
             if (!Files.isRegularFile(executable)) {
                 throw new IllegalStateException(executable + " does not exist: package the application first"
-                        + " (./mvnw verify builds it before the integration tests run)");
+                        + " (./mvnw verify builds it before the integration tests run; with -Dnative, as a native"
+                        + " executable)");
             }
             List<String> command = new ArrayList<>();
-            if (script) {
-                command.add("/bin/sh");
-                command.add(executable.toString());
-                command.addAll(arguments);
-                systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-            } else {
-                command.add(java());
-                systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-                command.add("-jar");
-                command.add(executable.toString());
-                command.addAll(arguments);
+            switch (kind) {
+                case SCRIPT -> {
+                    command.add("/bin/sh");
+                    command.add(executable.toString());
+                    command.addAll(arguments);
+                    systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+                }
+                case JAR -> {
+                    command.add(java());
+                    systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+                    command.add("-jar");
+                    command.add(executable.toString());
+                    command.addAll(arguments);
+                }
+                case EXECUTABLE -> {
+                    command.add(executable.toAbsolutePath().toString());
+                    systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+                    command.addAll(arguments);
+                }
             }
             Path logFile = logDirectory.resolve(name + ".log");
             Process process;

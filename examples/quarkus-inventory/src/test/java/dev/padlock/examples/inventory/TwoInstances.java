@@ -1,6 +1,5 @@
 package dev.padlock.examples.inventory;
 
-import dev.padlock.examples.load.FreePort;
 import dev.padlock.examples.load.InventoryApps;
 import dev.padlock.examples.load.InventoryClient;
 import dev.padlock.examples.load.RunningApp;
@@ -18,16 +17,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.h2.tools.Server;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 /**
- * A Redis from the test harness, a database (H2 in server mode, in this JVM, on a free port) and two JVMs of the
- * packaged application (target/quarkus-app) pointed at both: the instances share the locks and the stock table.
- * {@link #close()} stops them all, also when starting one of them failed.
+ * A Redis from the test harness, a database ({@link TestDatabase}: H2 in server mode, in this JVM, on a free port; with
+ * {@code -Dnative}, PostgreSQL) and two instances of the packaged application (JVMs of target/quarkus-app, or with
+ * {@code -Dnative} the native executable) pointed at both: the instances share the locks and the stock table. {@link
+ * #close()} stops them all, also when starting one of them failed.
  */
 final class TwoInstances implements AutoCloseable {
 
@@ -38,15 +37,13 @@ final class TwoInstances implements AutoCloseable {
     static final long SNAPSHOT_INTERVAL_SECONDS = 3;
 
     final RedisServer redis;
-    final Server database;
-    final String databaseUrl;
+    final TestDatabase database;
     final List<RunningApp> apps = new ArrayList<>();
     final InventoryClient client = new InventoryClient();
 
-    private TwoInstances(RedisServer redis, Server database) {
+    private TwoInstances(RedisServer redis, TestDatabase database) {
         this.redis = redis;
         this.database = database;
-        this.databaseUrl = "jdbc:h2:tcp://127.0.0.1:" + database.getPort() + "/mem:inventory;DB_CLOSE_DELAY=-1";
     }
 
     /**
@@ -54,23 +51,17 @@ final class TwoInstances implements AutoCloseable {
      * properties.
      */
     static TwoInstances start(String label, Map<String, String> properties) {
-        Server database;
-        try {
-            database = Server.createTcpServer("-tcpPort", String.valueOf(FreePort.find()), "-ifNotExists")
-                    .start();
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot start H2 in server mode", e);
-        }
+        TestDatabase database = TestDatabase.start();
         TwoInstances started;
         try {
             started = new TwoInstances(Redis.startServer(), database);
         } catch (RuntimeException | Error e) {
-            database.stop();
+            database.close();
             throw e;
         }
         try {
             Map<String, String> withDatabase = new HashMap<>(properties);
-            withDatabase.put("quarkus.datasource.jdbc.url", started.databaseUrl);
+            withDatabase.putAll(database.applicationProperties());
             for (int i = 1; i <= 2; i++) {
                 Map<String, String> instance = new HashMap<>(withDatabase);
                 instance.put("inventory.instance", label + "-" + i);
@@ -129,7 +120,7 @@ final class TwoInstances implements AutoCloseable {
 
     /** A SKU's committed level in the stock table, the one source of truth both instances share. */
     int storedLevel(String sku) {
-        try (Connection c = DriverManager.getConnection(databaseUrl, "sa", "");
+        try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
                 PreparedStatement read = c.prepareStatement("SELECT level FROM stock WHERE sku = ?")) {
             read.setString(1, sku);
             try (ResultSet row = read.executeQuery()) {
@@ -151,7 +142,7 @@ final class TwoInstances implements AutoCloseable {
             try {
                 redis.close();
             } finally {
-                database.stop();
+                database.close();
             }
         }
     }

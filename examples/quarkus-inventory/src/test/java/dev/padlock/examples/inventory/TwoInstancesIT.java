@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,14 @@ class TwoInstancesIT {
 
     @BeforeAll
     static void start() {
-        // The nightly report holds its lock for 3 s, so the second instance surely finds it taken.
-        instances = TwoInstances.start("locked", Map.of("inventory.report-export-ms", "3000"));
+        // The nightly report and the price list hold their locks for 3 s, a stock count for 1.5 s, so that the other
+        // instance surely finds them taken.
+        instances = TwoInstances.start(
+                "locked",
+                Map.of(
+                        "inventory.report-export-ms", "3000",
+                        "inventory.price-list-ms", "3000",
+                        "inventory.count-ms", "1500"));
     }
 
     @AfterAll
@@ -167,5 +174,71 @@ class TwoInstancesIT {
         HttpResponse<String> ran = first.get(1, TimeUnit.MINUTES);
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
         assertThat(ran.body()).contains("\"levels\"");
+    }
+
+    /**
+     * A stock count ({@code POST /stock/<sku>/counts}) returns a {@code Uni}; the SKU's lock stays held in Redis until
+     * the {@code Uni} completes, so a reservation of that SKU on the other instance waits for the count to finish.
+     */
+    @Test
+    void aStockCountKeepsItsSkuLockedUntilItsUniCompletes() throws Exception {
+        List<URI> uris = instances.uris();
+        instances.client.restock(uris.get(0), "fig", 10);
+        CompletableFuture<HttpResponse<String>> count =
+                CompletableFuture.supplyAsync(() -> post(uris.get(0), "stock/fig/counts"));
+        awaitKey("padlock:stock:fig", count);
+
+        long sent = System.nanoTime();
+        HttpResponse<String> reservation = post(uris.get(1), "stock/fig/reservations?quantity=1");
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+
+        assertThat(reservation.statusCode()).as(reservation.body()).isEqualTo(200);
+        assertThat(waitedMs).as("the reservation waited for the count").isGreaterThanOrEqualTo(1_000);
+        HttpResponse<String> counted = count.get(1, TimeUnit.MINUTES);
+        assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
+        assertThat(counted.body()).containsPattern("\"quantity\"\\s*:\\s*10\\b");
+        assertThat(instances.storedLevel("fig")).isEqualTo(9);
+    }
+
+    /**
+     * The price list is published under a named lock bean ({@code @Named("price-list") RLock}, key {@code
+     * padlock:price-list}): while one instance publishes, the other skips; once it is done, the other may publish.
+     */
+    @Test
+    void theNamedPriceListLockLetsOneInstancePublishAtATime() throws Exception {
+        List<URI> uris = instances.uris();
+        CompletableFuture<HttpResponse<String>> first =
+                CompletableFuture.supplyAsync(() -> post(uris.get(0), "price-list/publications"));
+        awaitKey("padlock:price-list", first);
+
+        HttpResponse<String> second = post(uris.get(1), "price-list/publications");
+
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+        HttpResponse<String> published = first.get(1, TimeUnit.MINUTES);
+        assertThat(published.statusCode()).as(published.body()).isEqualTo(200);
+        assertThat(published.body()).contains("publishedAt");
+        assertThat(instances.redis.command("EXISTS", "padlock:price-list")).isEqualTo(0L);
+    }
+
+    private static void awaitKey(String key, CompletableFuture<?> holder) throws InterruptedException {
+        for (int waited = 0; !Long.valueOf(1).equals(instances.redis.command("EXISTS", key)); waited++) {
+            assertThat(waited).as("%s taken within 10 s", key).isLessThan(1_000);
+            assertThat(holder).as("still holding %s", key).isNotDone();
+            Thread.sleep(10);
+        }
+    }
+
+    private static HttpResponse<String> post(URI app, String path) {
+        try {
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(app.resolve(path))
+                                    .timeout(Duration.ofMinutes(1))
+                                    .POST(HttpRequest.BodyPublishers.noBody())
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException("POST " + app.resolve(path) + " failed: " + e, e);
+        }
     }
 }

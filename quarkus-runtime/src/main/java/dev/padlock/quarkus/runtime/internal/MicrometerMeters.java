@@ -9,7 +9,7 @@ import io.quarkus.arc.InstanceHandle;
 
 /**
  * Padlock's meters in the application's Micrometer registry. The only class of this module that names Micrometer:
- * {@link PadlockRuntime} loads it only when the build found the {@code quarkus-micrometer} capability.
+ * {@link PadlockRecorder#micrometerMeters} loads it, recorded only when the build found {@code quarkus-micrometer}.
  */
 final class MicrometerMeters {
 

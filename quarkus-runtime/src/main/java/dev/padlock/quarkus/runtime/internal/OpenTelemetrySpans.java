@@ -8,7 +8,8 @@ import io.quarkus.arc.InstanceHandle;
 
 /**
  * Padlock's spans on the application's OpenTelemetry. The only class of this module that names OpenTelemetry: {@link
- * PadlockRuntime} loads it only when the build found {@code quarkus-opentelemetry}'s tracer capability.
+ * PadlockRecorder#openTelemetrySpans} loads it, recorded only when the build found {@code quarkus-opentelemetry}'s
+ * tracer capability.
  */
 final class OpenTelemetrySpans {
 

@@ -43,10 +43,10 @@ public final class PadlockRuntime {
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
     /**
-     * @param micrometer whether the build found {@code quarkus-micrometer}: Padlock's meters then go to its registry
-     * @param tracing whether the build found {@code quarkus-opentelemetry}'s tracer: acquisitions are then spans
+     * @param meters Padlock's meters in {@code quarkus-micrometer}'s registry when the build found it, else none
+     * @param spans acquisitions as spans when the build found {@code quarkus-opentelemetry}'s tracer, else none
      */
-    void start(List<LockedMethod> methods, List<NamedLockPoint> points, boolean micrometer, boolean tracing) {
+    void start(List<LockedMethod> methods, List<NamedLockPoint> points, LockEvents meters, LockEvents spans) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         List<PadlockSetup.LockedMethod<Method>> lockedMethods = new ArrayList<>();
         for (LockedMethod m : methods) {
@@ -74,9 +74,7 @@ public final class PadlockRuntime {
                         .select(LockLost.class)
                         .fire(loss),
                 VertxCallerContext.ifPresent(loader),
-                CompositeLockEvents.of(
-                        micrometer ? MicrometerMeters.events() : LockEvents.NONE,
-                        tracing ? OpenTelemetrySpans.events() : LockEvents.NONE),
+                CompositeLockEvents.of(meters, spans),
                 // With quarkus-narayana-jta: looked up on the first call that ends, once the transaction manager is up.
                 JtaTransactions.ifPresent(loader, () -> transactionRegistry(loader)));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
