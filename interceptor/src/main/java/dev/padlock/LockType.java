@@ -35,7 +35,11 @@ public enum LockType {
      * with which it shares one Redis structure. Queues locally.
      */
     WRITE,
-    /** {@code RedissonClient.getSpinLock}: polls with backoff instead of pub/sub. Queues locally. */
+    /**
+     * {@code RedissonClient.getSpinLock}: polls with backoff instead of pub/sub. Queues locally, but each call unlocks in
+     * Redis: its key is not handed to the next local caller, since other applications' polling waiters could not be
+     * seen and given way to.
+     */
     SPIN,
     /**
      * {@code RedissonClient.getFencedLock}: every acquisition gets a strictly increasing token, read inside the call
