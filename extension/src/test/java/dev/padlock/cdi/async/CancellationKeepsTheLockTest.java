@@ -6,6 +6,7 @@ import dev.padlock.LockLost;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.cdi.Waits;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import io.smallrye.mutiny.Multi;
@@ -167,7 +168,7 @@ class CancellationKeepsTheLockTest {
         try (Deployment app = start(redis)) {
             Jobs jobs = app.bean(Jobs.class);
             CompletableFuture<Void> first = jobs.stage().toCompletableFuture();
-            Thread.sleep(200);
+            Waits.until(() -> jobs.entered() == 1, "the first call's work running");
             assertThat(first.cancel(true)).isTrue();
             assertThat(first).as("the caller gets its cancellation at once").isCancelled();
             othersStayOutUntilTheLockLapses(redis, jobs, "a2-stage", () -> {
