@@ -225,8 +225,10 @@ class EventLoopExitsOnQuarkusTest {
         CompletableFuture<String> stage;
         try {
             stage = onEventLoop(() -> {
-                CompletableFuture<String> pending = work.windowed().toCompletableFuture();
-                // Keeps this event loop busy: the continuation after the acquisition queues behind it.
+                // Keeps this event loop busy once this task ends: the continuation after the acquisition queues
+                // behind it. Queued before the call, so that an acquisition answered at once (before this task ends)
+                // cannot queue its continuation first, which on a busy machine it did: the method then ran and
+                // released before the test could see the lock.
                 Vertx.currentContext().runOnContext(ignored -> {
                     try {
                         loopFree.await(10, TimeUnit.SECONDS);
@@ -234,7 +236,7 @@ class EventLoopExitsOnQuarkusTest {
                         Thread.currentThread().interrupt();
                     }
                 });
-                return pending;
+                return work.windowed().toCompletableFuture();
             });
             assertThat(eventually(() -> ":1".equals(resp("EXISTS", "padlock:loop-cancelled-window"))))
                     .as("the lock is taken")
