@@ -36,8 +36,11 @@ public abstract class LeaseBook {
     /** Written under this. */
     private volatile Phase phase = Phase.RUNNING;
 
-    /** When the next renewal may be sent ({@link System#nanoTime}); 0 before the first. Used by the tick thread only. */
-    public long nextRenewalNanos;
+    /**
+     * Before when no renewal is sent again ({@link System#nanoTime}): one sent is awaited until then; 0 before the
+     * first. Used by the renewal's tick thread only.
+     */
+    private long retryAt;
 
     /**
      * Per lock, the {@link System#nanoTime} by which this call must consider it lost: the send time of the last
@@ -70,6 +73,21 @@ public abstract class LeaseBook {
 
     LeaseBook(int lockCount) {
         this.deadlines = new long[lockCount];
+    }
+
+    /** Whether a renewal sent is still awaited at {@code now} (see {@link #retryAfter}). Tick thread only. */
+    public final boolean retryPending(long now) {
+        return retryAt != 0 && now - retryAt < 0;
+    }
+
+    /** When a renewal may be sent again ({@link System#nanoTime}), 0 if none was sent. Tick thread only. */
+    public final long retryAt() {
+        return retryAt;
+    }
+
+    /** A renewal was sent: none is sent again before {@code at} ({@link System#nanoTime}). Tick thread only. */
+    public final void retryAfter(long at) {
+        retryAt = at;
     }
 
     /** Whether the call's release has begun: nothing is renewed or reported for it any more. Not synchronized. */

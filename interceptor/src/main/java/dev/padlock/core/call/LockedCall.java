@@ -34,7 +34,7 @@ public final class LockedCall extends LeaseBook {
      */
     public final long owner;
     /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
-    public final long[] tokens;
+    private final long[] tokens;
 
     /** How many of {@code locks}, in order, are taken: only those are renewed and released. */
     private volatile int takenCount;
@@ -43,30 +43,30 @@ public final class LockedCall extends LeaseBook {
 
     /**
      * The lock whose acquisition got no answer (a timeout while the script may have run), released like a taken one
-     * but not reported lost when found not held; -1 when none.
+     * but not reported lost when found not held; -1 when none. See {@link #takenInDoubt}.
      */
-    public volatile int inDoubt = -1;
+    private volatile int inDoubt = -1;
 
     /**
      * Whether the call's meter heard it acquired its locks, so it also hears of their release, once. Written before
      * the acquisition completes, read by whoever releases after it.
      */
-    public volatile boolean metered;
+    private volatile boolean metered;
 
     /**
      * What the call's meter kept of the acquisition's start ({@link LockEvents.Meter#acquiring}), handed back when it
      * ends; written by the caller before the acquisition starts, so whoever ends it sees it.
      */
-    public Object acquiring;
+    private Object acquiring;
 
     /**
      * Whether the call ended inside its caller's transaction and keeps its locks until that transaction completes
      * (for a live view; {@code ReleasePolicy.AFTER_TRANSACTION}).
      */
-    public volatile boolean awaitingTransaction;
+    private volatile boolean awaitingTransaction;
 
     /** Whether {@code LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
-    public boolean watched;
+    private boolean watched;
 
     /** Guarded by this: the body's phase, for a caller that may cancel before it runs. */
     private boolean started;
@@ -404,6 +404,68 @@ public final class LockedCall extends LeaseBook {
     /** When the call took its first lock ({@link System#nanoTime}). */
     public long acquiredNanos() {
         return acquiredNanos;
+    }
+
+    /**
+     * Lock {@code index}'s acquisition got no answer, so it may have been taken (a timeout while the script may have
+     * run): it counts as taken, so that the release undoes it with an owner-checked unlock, but it is never reported
+     * lost when found not held, nor kept for a hold-at-least, nor handed on.
+     */
+    public void takenInDoubt(int index) {
+        inDoubt = index;
+        markTaken(index + 1);
+    }
+
+    /** Whether the call's locks give fencing tokens ({@code FENCED}). */
+    public boolean isFenced() {
+        return tokens != null;
+    }
+
+    /** The fencing token Redis gave lock {@code index} (or the enclosing call's, for a shared hold); 0 before. */
+    public long token(int index) {
+        return tokens[index];
+    }
+
+    /** Redis gave lock {@code index} fencing token {@code token}, as it granted it. */
+    public void recordToken(int index, long token) {
+        tokens[index] = token;
+    }
+
+    /** Whether lock {@code index} was taken in doubt ({@link #takenInDoubt}). */
+    public boolean isInDoubt(int index) {
+        return index == inDoubt;
+    }
+
+    /** The call's meter heard it acquired its locks: it hears of their release too ({@link #holdEnded}). */
+    public void acquisitionMetered() {
+        metered = true;
+    }
+
+    /** The call starts to acquire; {@code token} is what its meter keeps of that start, handed back as it ends. */
+    public void startedAcquiring(Object token) {
+        acquiring = token;
+    }
+
+    /** What the call's meter kept of the acquisition's start; see {@link #startedAcquiring}. */
+    public Object acquiringToken() {
+        return acquiring;
+    }
+
+    /** Whether the call keeps its locks until its caller's transaction completes, for a live view. */
+    public void awaitingTransaction(boolean awaiting) {
+        awaitingTransaction = awaiting;
+    }
+
+    /**
+     * {@code LeaseRenewal} is to watch this call's deadlines: true the first time, when the caller must start the
+     * watch. Called by the thread that acquires.
+     */
+    public boolean startWatching() {
+        if (watched) {
+            return false;
+        }
+        watched = true;
+        return true;
     }
 
     /** The first {@code count} locks are held from now on. */

@@ -95,7 +95,7 @@ public class CurrentLockContext implements LockContext {
     }
 
     private static long token(LockedCall call, int index) {
-        if (call.tokens == null) {
+        if (!call.isFenced()) {
             throw new IllegalStateException("LockContext.token(): the lock of " + call.facts.method()
                     + " is " + call.facts.type()
                     + ", which has no fencing token. Use @Locked(type"
@@ -103,7 +103,7 @@ public class CurrentLockContext implements LockContext {
                     + call.facts.lockName()
                     + "\".type=fenced");
         }
-        return call.tokens[index];
+        return call.token(index);
     }
 
     private static LockedCall call() {

@@ -254,8 +254,7 @@ public final class LeaseRenewal {
 
     /** A watchdog-mode call's renewal is due (and no retry is pending for later). */
     private boolean renewalDue(LockedCall call, long now) {
-        return now - renewalDueAt(call, periodNanos()) >= 0
-                && (call.nextRenewalNanos == 0 || now - call.nextRenewalNanos >= 0);
+        return now - renewalDueAt(call, periodNanos()) >= 0 && !call.retryPending(now);
     }
 
     /** A third of the lease after the last confirmation: the deadline is then two thirds of the lease ahead. */
@@ -278,8 +277,9 @@ public final class LeaseRenewal {
         if (renewal == Long.MAX_VALUE) {
             return deadline;
         }
-        if (call.nextRenewalNanos != 0 && call.nextRenewalNanos - renewal > 0) {
-            renewal = call.nextRenewalNanos;
+        long retry = call.retryAt();
+        if (retry != 0 && retry - renewal > 0) {
+            renewal = retry;
         }
         return renewal - deadline < 0 ? renewal : deadline;
     }
@@ -287,7 +287,7 @@ public final class LeaseRenewal {
     private static void renew(LockedCall call, LeaseHolder holder, RedissonClient redisson, long lease, long now) {
         // Not answered within a tenth of the lease (or failed): sent again then, well before the deadline.
         long retryMillis = Math.max(1, lease / 10);
-        call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
+        call.retryAfter(now + TimeUnit.MILLISECONDS.toNanos(retryMillis));
         int count = call.takenCount();
         for (int i = 0; i < count; i++) {
             if (!call.isLost(i) && !call.sharesHold(i)) {
@@ -301,8 +301,7 @@ public final class LeaseRenewal {
      * pending for later).
      */
     private static boolean extensionDue(LockedCall call, long now) {
-        return now - call.earliestExtensionDue() >= 0
-                && (call.nextRenewalNanos == 0 || now - call.nextRenewalNanos >= 0);
+        return now - call.earliestExtensionDue() >= 0 && !call.retryPending(now);
     }
 
     /**
@@ -311,7 +310,7 @@ public final class LeaseRenewal {
      */
     private static void extendOwed(LockedCall call, LeaseHolder holder, RedissonClient redisson, long now) {
         long retryMillis = Math.max(1, call.owedLeaseMillis() / 10);
-        call.nextRenewalNanos = now + TimeUnit.MILLISECONDS.toNanos(retryMillis);
+        call.retryAfter(now + TimeUnit.MILLISECONDS.toNanos(retryMillis));
         int count = call.takenCount();
         for (int i = 0; i < count; i++) {
             if (!call.isLost(i) && !call.sharesHold(i) && now - call.extensionDueAt(i) >= 0) {

@@ -32,7 +32,7 @@ public final class LockLosses {
 
     /** The loss to report when releasing lock {@code index} failed, or {@code null} if there is none to report. */
     public static LockLost releaseFailed(LockedCall call, int index, Throwable failure) {
-        if (index == call.inDoubt) {
+        if (call.isInDoubt(index)) {
             return null; // never known to be taken: not held is no loss
         }
         Throwable cause = Acquisition.unwrap(failure);

@@ -176,7 +176,7 @@ final class Acquirer {
         if (index == call.locks.length) {
             if (call.facts.meter() != null) {
                 // before completing, so that whoever releases next reports the release after this
-                call.metered = true;
+                call.acquisitionMetered();
                 ended(call, LockEvents.Outcome.ACQUIRED, deadline - waitMillis * 1_000_000);
             }
             if (!result.complete(true)) {
@@ -363,7 +363,7 @@ final class Acquirer {
             call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(leaseMillis));
         }
         // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
-        call.watched = true;
+        call.startWatching();
         renewal.watch(call, holder);
         if (result.isDone()) {
             releaser.releaseAllLater(call); // the caller cancelled meanwhile
@@ -419,7 +419,7 @@ final class Acquirer {
             attempt = fenced
                     ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
                         if (token != null) {
-                            call.tokens[index] = token;
+                            call.recordToken(index, token);
                         }
                         return token != null;
                     })
@@ -434,8 +434,7 @@ final class Acquirer {
                 if (failure != null) {
                     // No answer is not "not taken": the script may have run (a timeout while the server was slow or
                     // paused). Undo it like a taken lock; the owner-checked unlock finds nothing if it had not.
-                    call.inDoubt = index;
-                    call.markTaken(index + 1);
+                    call.takenInDoubt(index);
                     releaser.releaseAllLater(call);
                     Throwable cause = Acquisition.unwrap(failure);
                     if (result.completeExceptionally(
@@ -489,8 +488,7 @@ final class Acquirer {
                     return;
                 }
                 // Granted, then not confirmed: released (owner-checked) like a lock in doubt, and the call fails.
-                call.inDoubt = index;
-                call.markTaken(index + 1);
+                call.takenInDoubt(index);
                 releaser.releaseAllLater(call);
                 String reason = failure != null
                         ? "Redis could not be asked to confirm the lock it had granted after the wait (check that"
@@ -522,8 +520,7 @@ final class Acquirer {
         if (handsOn && call.hasLocalWaiters(index)) {
             check(call, index, null);
         }
-        if (!call.watched) {
-            call.watched = true;
+        if (call.startWatching()) {
             renewal.watch(call, holder);
         }
         if (result.isDone()) {
@@ -576,7 +573,7 @@ final class Acquirer {
     static void ended(LockedCall call, LockEvents.Outcome outcome, long started) {
         LockEvents.Meter meter = call.facts.meter();
         if (meter != null) {
-            meter.acquired(outcome, System.nanoTime() - started, call.acquiring);
+            meter.acquired(outcome, System.nanoTime() - started, call.acquiringToken());
         }
     }
 

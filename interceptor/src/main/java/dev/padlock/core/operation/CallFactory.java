@@ -180,7 +180,7 @@ final class CallFactory {
             locks[i] = kind.lock(redisson, names[i]);
         }
         LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff, awaitingTransaction);
-        call.acquiring = acquiring;
+        call.startedAcquiring(acquiring);
         return call;
     }
 }

@@ -243,7 +243,7 @@ public abstract class LockOperation {
                 return false; // the common case, allocation-free
             }
             Object transaction = transactions.current();
-            call.awaitingTransaction = true; // before the transaction can complete, maybe on another thread
+            call.awaitingTransaction(true); // before the transaction can complete, maybe on another thread
             // before it can complete, too: its keys are known to be kept from now on
             transactionWaits.keep(transaction, call);
             if (transactions.awaitCompletion(
@@ -260,7 +260,7 @@ public abstract class LockOperation {
                             + " attempt",
                     e);
         }
-        call.awaitingTransaction = false;
+        call.awaitingTransaction(false);
         return false;
     }
 
