@@ -2,7 +2,6 @@ package dev.padlock.cdi;
 
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
-import dev.padlock.core.CallerContext;
 import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
@@ -12,6 +11,8 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.InterceptorPriority;
 import dev.padlock.core.config.Problems;
 import dev.padlock.core.engine.CurrentLockContext;
+import dev.padlock.core.engine.EngineOptions;
+import dev.padlock.core.engine.EngineWiring;
 import dev.padlock.core.engine.LockedInterceptor;
 import dev.padlock.core.engine.LocksBean;
 import dev.padlock.core.engine.PadlockEngine;
@@ -98,6 +99,20 @@ public class PadlockExtension implements Extension {
     private ManagedClient managedClient;
     private PadlockEngine engine;
     private CallerTransactions transactions = CallerTransactions.NONE;
+    private final EngineOptions options;
+
+    /** The extension as a container finds it ({@code META-INF/services}): every rule of the engine on. */
+    public PadlockExtension() {
+        this(EngineOptions.DEFAULTS);
+    }
+
+    /**
+     * The extension of a test deployment that switches rules of the engine off, to show what they prevent (a Weld SE
+     * test adds it with {@code Weld.addExtension}); applications use the no-argument constructor.
+     */
+    public PadlockExtension(EngineOptions options) {
+        this.options = options;
+    }
 
     void registerInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         config = ConfigView.of(ConfigProvider.getConfig());
@@ -293,11 +308,12 @@ public class PadlockExtension implements Extension {
         transactions = JtaTransactions.ifPresent(loader, () -> transactionRegistry(beans, loader));
         PadlockEngine engine = PadlockEngine.start(
                 setup,
-                client,
-                loss -> beans.getEvent().select(LockLost.class).fire(loss),
-                CallerContext.NONE,
-                meters != null ? meters : LockEvents.NONE,
-                transactions);
+                EngineWiring.of(
+                                client,
+                                loss -> beans.getEvent().select(LockLost.class).fire(loss))
+                        .withEvents(meters != null ? meters : LockEvents.NONE)
+                        .withTransactions(transactions)
+                        .withOptions(options));
         this.engine = engine;
         event.addBean()
                 .types(PadlockEngine.class, Object.class)

@@ -1,5 +1,6 @@
 package dev.padlock.cdi;
 
+import dev.padlock.core.engine.EngineOptions;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.lang.annotation.Annotation;
@@ -35,13 +36,22 @@ public final class Deployment implements AutoCloseable {
      * thread's class loader (they read theirs when they started).
      */
     public static Deployment start(String id, Map<String, String> properties, Class<?>... beans) {
+        return start(id, properties, EngineOptions.DEFAULTS, beans);
+    }
+
+    /**
+     * As {@link #start(String, Map, Class[])}, with rules of the engine switched off ({@code id} may be {@code null}):
+     * for the control of a test that shows what a rule prevents.
+     */
+    public static Deployment start(
+            String id, Map<String, String> properties, EngineOptions options, Class<?>... beans) {
         Config config = installConfig(properties);
         try {
             Weld weld = WeldInitiator.createWeld();
             if (id != null) {
                 weld.containerId(id);
             }
-            WeldContainer container = weld.addExtension(new PadlockExtension())
+            WeldContainer container = weld.addExtension(new PadlockExtension(options))
                     .addBeanClasses(beans)
                     .initialize();
             return new Deployment(container, config);

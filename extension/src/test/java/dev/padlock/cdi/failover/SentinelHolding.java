@@ -7,6 +7,7 @@ import dev.padlock.LockNotAcquiredException;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
+import dev.padlock.core.engine.EngineOptions;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisSentinel;
 import dev.padlock.testing.RedisServer;
@@ -153,11 +154,18 @@ final class SentinelHolding {
      * under {@code name}. Everything it started is stopped also when it fails.
      */
     static Outcome run(String name, String watchdog, long holdAfterPromotionMs, Holder holding) throws Exception {
+        return run(name, watchdog, holdAfterPromotionMs, holding, EngineOptions.DEFAULTS);
+    }
+
+    /** As {@link #run(String, String, long, Holder)}, with A's engine rules {@code options}. */
+    static Outcome run(String name, String watchdog, long holdAfterPromotionMs, Holder holding, EngineOptions options)
+            throws Exception {
         TIMES.clear();
         DETECTED.clear();
         long setUp = System.nanoTime();
         try (RedisSentinel sentinel = Redis.startSentinel();
-                Deployment holderApp = Deployment.start(config(sentinel, watchdog), Work.class, Losses.class);
+                Deployment holderApp =
+                        Deployment.start(null, config(sentinel, watchdog), options, Work.class, Losses.class);
                 Deployment otherApp = Deployment.start("other", config(sentinel, watchdog), Work.class)) {
             System.out.printf(
                     "%s: topology and both applications up in %d ms%n",

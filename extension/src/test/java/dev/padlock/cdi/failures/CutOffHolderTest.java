@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.core.engine.EngineOptions;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisProxy;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +61,8 @@ class CutOffHolderTest {
     @Test
     void theCutOffHolderHearsOfItsLossBeforeAnotherApplicationEnters(RedisServer redis, RedisProxy proxy)
             throws Exception {
-        List<String> late = run(redis, proxy, 5); // one cut at each of the five points of the renewal period
+        List<String> late = run(
+                redis, proxy, 5, EngineOptions.DEFAULTS); // one cut at each of the five points of the renewal period
         assertThat(late)
                 .as("repetitions in which the other application entered first")
                 .isEmpty();
@@ -70,23 +71,19 @@ class CutOffHolderTest {
     /** The control: without the deadline, the holder hears of its loss only after the other application entered. */
     @Test
     void withoutTheDeadlineTheHolderHearsOfItLate(RedisServer redis, RedisProxy proxy) throws Exception {
-        Field switchedOn = Class.forName("dev.padlock.core.lease.LeaseRenewal").getDeclaredField("reportsAtDeadline");
-        switchedOn.setAccessible(true);
-        switchedOn.setBoolean(null, false);
-        try {
-            assertThat(run(redis, proxy, 3)).as("late repetitions").isNotEmpty();
-        } finally {
-            switchedOn.setBoolean(null, true);
-        }
+        List<String> late = run(redis, proxy, 3, EngineOptions.DEFAULTS.withoutLossAtDeadline());
+        assertThat(late).as("late repetitions").isNotEmpty();
     }
 
     /** Returns the repetitions in which the loss was heard of late, or not before the holder returned. */
-    private static List<String> run(RedisServer redis, RedisProxy proxy, int repetitions) throws Exception {
+    /** {@code options}: the holder application's engine rules. */
+    private static List<String> run(RedisServer redis, RedisProxy proxy, int repetitions, EngineOptions options)
+            throws Exception {
         redis.flushAll();
         LOSS_SEEN.clear();
         ENTERED.clear();
         List<String> late = new ArrayList<>();
-        try (Deployment holderApp = Deployment.start(config(proxy.uri()), Work.class, Losses.class);
+        try (Deployment holderApp = Deployment.start(null, config(proxy.uri()), options, Work.class, Losses.class);
                 Deployment otherApp = Deployment.start("other", config(redis.uri()), Work.class)) {
             Work holder = holderApp.bean(Work.class);
             Work other = otherApp.bean(Work.class);

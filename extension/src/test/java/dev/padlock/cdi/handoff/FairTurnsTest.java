@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Callers;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.core.engine.EngineOptions;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,18 +70,12 @@ class FairTurnsTest {
         OVERLAPS.set(0);
     }
 
-    @AfterEach
-    void giveWayAgain() throws Exception {
-        givingWay(true);
-    }
-
     @Test
     void anApplicationDoesNotWinTheKeyStraightBackFromTheOthersWaiters(RedisServer redis) throws Exception {
-        Chains givingWay = run(redis);
+        Chains givingWay = run(redis, EngineOptions.DEFAULTS);
         int givingWayOverlaps = OVERLAPS.get();
         reset(redis);
-        givingWay(false);
-        Chains control = run(redis);
+        Chains control = run(redis, EngineOptions.DEFAULTS.withoutGivingWay());
 
         assertThat(givingWayOverlaps).isZero();
         assertThat(OVERLAPS.get()).isZero();
@@ -102,7 +95,7 @@ class FairTurnsTest {
                 .isGreaterThan(0.25);
     }
 
-    private static Chains run(RedisServer redis) throws Exception {
+    private static Chains run(RedisServer redis, EngineOptions options) throws Exception {
         Map<String, String> config = new HashMap<>(Map.of("padlock.redis.address", redis.uri()));
         config.put("padlock.hand-off-limit", String.valueOf(LIMIT));
         config.put("padlock.hand-off-budget", "1h");
@@ -111,7 +104,7 @@ class FairTurnsTest {
         try {
             List<Hot> beans = new ArrayList<>();
             for (String app : apps) {
-                Deployment deployment = Deployment.start(app, config, Hot.class);
+                Deployment deployment = Deployment.start(app, config, options, Hot.class);
                 deployments.add(deployment);
                 beans.add(deployment.bean(Hot.class));
                 deployment.bean(Hot.class).enter("warm-up");
@@ -175,11 +168,5 @@ class FairTurnsTest {
             }
             return new Chains(ends, wonBack, smallest, counts, "runs of one application: " + runs);
         }
-    }
-
-    private static void givingWay(boolean on) throws Exception {
-        Field field = Class.forName("dev.padlock.core.operation.Releaser").getDeclaredField("givesWay");
-        field.setAccessible(true);
-        field.setBoolean(null, on);
     }
 }

@@ -7,6 +7,7 @@ import dev.padlock.LockLostException;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Callers;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.core.engine.EngineOptions;
 import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.events.LiveLocks;
 import dev.padlock.testing.CommandStats;
@@ -14,7 +15,6 @@ import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -283,11 +283,9 @@ class LocalHandOffTest {
         Map<String, String> config = new HashMap<>(Map.of("padlock.redis.address", redis.uri()));
         config.put("padlock.locks.\"hot\".lease-time", "300ms");
         config.put("padlock.hand-off-budget", "1h"); // only the deadline may stop the hand-off
-        Field reportsAtDeadline =
-                Class.forName("dev.padlock.core.lease.LeaseRenewal").getDeclaredField("reportsAtDeadline");
-        reportsAtDeadline.setAccessible(true);
-        reportsAtDeadline.setBoolean(null, false); // the loss is not reported (nor the turn passed) at the deadline
-        try (Deployment app = Deployment.start(config, Hot.class, Losses.class)) {
+        // the loss is not reported (nor the turn passed) at the deadline
+        EngineOptions noDeadline = EngineOptions.DEFAULTS.withoutLossAtDeadline();
+        try (Deployment app = Deployment.start(null, config, noDeadline, Hot.class, Losses.class)) {
             Hot hot = app.bean(Hot.class);
             PadlockEngine engine = app.bean(PadlockEngine.class);
             List<Long> existsInBody = Collections.synchronizedList(new ArrayList<>());
@@ -308,8 +306,6 @@ class LocalHandOffTest {
             assertThat(existsInBody)
                     .as("the key in Redis while the second caller ran")
                     .containsExactly(1L);
-        } finally {
-            reportsAtDeadline.setBoolean(null, true);
         }
     }
 

@@ -1,15 +1,11 @@
 package dev.padlock.core.engine;
 
 import dev.padlock.LockException;
-import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.Locks;
-import dev.padlock.core.CallerContext;
-import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.events.LiveLocks;
-import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.events.LockLossReporter;
 import dev.padlock.core.events.PadlockMetricsMBean;
 import dev.padlock.core.lease.LeaseRenewal;
@@ -33,9 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import org.redisson.api.RedissonClient;
 
 /**
  * The operations of every {@code @Locked} method of one application, computed at deployment. The
@@ -56,91 +49,32 @@ public final class PadlockEngine {
 
     private final ProgrammaticLocks programmaticLocks = new ProgrammaticLocks(new EnginePlanner());
 
-    /**
-     * @param lockLost delivers {@link LockLost} events to the application's observers (a CDI {@code Event.fire});
-     *     called on the thread that found the loss or on Padlock's event thread
-     */
-    public PadlockEngine(
-            LockedMethodValidator validator, Supplier<RedissonClient> client, Consumer<LockLost> lockLost) {
-        this(validator, client, lockLost, CallerContext.NONE);
-    }
-
-    /** @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop) */
-    public PadlockEngine(
-            LockedMethodValidator validator,
-            Supplier<RedissonClient> client,
-            Consumer<LockLost> lockLost,
-            CallerContext callers) {
-        this(validator, client, lockLost, callers, LockEvents.NONE);
-    }
-
-    /** @param events who observes the locks (metrics); asked once per method for its meter */
-    public PadlockEngine(
-            LockedMethodValidator validator,
-            Supplier<RedissonClient> client,
-            Consumer<LockLost> lockLost,
-            CallerContext callers,
-            LockEvents events) {
-        this(validator, client, lockLost, callers, events, CallerTransactions.NONE);
-    }
-
-    /**
-     * @param transactions the callers' transactions, which calls ending inside one wait for before they release
-     *     (e.g. {@code dev.padlock.core.transaction.JtaTransactions})
-     */
-    public PadlockEngine(
-            LockedMethodValidator validator,
-            Supplier<RedissonClient> client,
-            Consumer<LockLost> lockLost,
-            CallerContext callers,
-            LockEvents events,
-            CallerTransactions transactions) {
+    /** An engine with no method registered yet ({@link #register}); integrations use {@link #start}. */
+    public PadlockEngine(LockedMethodValidator validator, EngineWiring wiring) {
         this.validator = validator;
         // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
-        RedisClientSource source = RedisClientSource.of(client);
-        this.renewal = new LeaseRenewal(source);
-        this.losses = new LockLossReporter(lockLost);
+        RedisClientSource source = RedisClientSource.of(wiring.client());
+        EngineOptions options = wiring.options();
+        this.renewal = new LeaseRenewal(source, options.reportsLossAtDeadline());
+        this.losses = new LockLossReporter(wiring.lockLost());
         this.services = new EngineServices(
                 source,
                 renewal,
-                new Releaser(renewal, source),
+                new Releaser(renewal, source, options.givesWay()),
                 losses,
-                callers,
+                wiring.callers(),
                 turns,
-                events,
-                transactions,
+                wiring.events(),
+                wiring.transactions(),
                 new TransactionWaits());
     }
 
     /**
-     * The engine of a deployment the set-up found valid, with every planned method registered.
-     *
-     * @param lockLost delivers {@link LockLost} events to the application's observers
-     * @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop)
+     * The engine of a deployment the set-up found valid, with every planned method registered; each method asks the
+     * wiring's {@link EngineWiring#events} for its meter here, once.
      */
-    public static PadlockEngine start(
-            PadlockSetup<Method> setup,
-            Supplier<RedissonClient> client,
-            Consumer<LockLost> lockLost,
-            CallerContext callers) {
-        return start(setup, client, lockLost, callers, LockEvents.NONE, CallerTransactions.NONE);
-    }
-
-    /**
-     * As {@link #start(PadlockSetup, Supplier, Consumer, CallerContext)}, with metrics and the callers' transactions.
-     *
-     * @param events who observes the locks (e.g. {@code dev.padlock.core.metrics.MicrometerLockEvents}); each method
-     *     asks it for its meter here, once
-     * @param transactions the callers' transactions ({@link CallerTransactions#NONE} where there are none)
-     */
-    public static PadlockEngine start(
-            PadlockSetup<Method> setup,
-            Supplier<RedissonClient> client,
-            Consumer<LockLost> lockLost,
-            CallerContext callers,
-            LockEvents events,
-            CallerTransactions transactions) {
-        PadlockEngine engine = new PadlockEngine(setup.validator(), client, lockLost, callers, events, transactions);
+    public static PadlockEngine start(PadlockSetup<Method> setup, EngineWiring wiring) {
+        PadlockEngine engine = new PadlockEngine(setup.validator(), wiring);
         setup.methods().forEach(planned -> engine.register(planned.method(), planned.plan()));
         engine.namedLocks = setup.namedLocks();
         return engine;

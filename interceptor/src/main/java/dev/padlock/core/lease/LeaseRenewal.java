@@ -57,12 +57,6 @@ public final class LeaseRenewal {
 
     private static final System.Logger LOG = System.getLogger(LeaseRenewal.class.getName());
 
-    /**
-     * Whether a lock is reported lost at its deadline. Always true, except in the test that shows what happens
-     * without it (the holder hears of its loss only after another application entered).
-     */
-    static volatile boolean reportsAtDeadline = true;
-
     private final Supplier<RedissonClient> client;
     /** The calls watched, each with whom to ask about it. */
     private final Map<LockedCall, LeaseHolder> held = new ConcurrentHashMap<>();
@@ -76,8 +70,15 @@ public final class LeaseRenewal {
     private ScheduledFuture<?> wake;
     private boolean closed;
 
-    public LeaseRenewal(Supplier<RedissonClient> client) {
+    /**
+     * Whether a lock is reported lost at its deadline: always, but in the control of a test that shows what happens
+     * without it (the holder hears of its loss only after another application entered); see {@code EngineOptions}.
+     */
+    private final boolean reportsAtDeadline;
+
+    public LeaseRenewal(Supplier<RedissonClient> client, boolean reportsAtDeadline) {
         this.client = client;
+        this.reportsAtDeadline = reportsAtDeadline;
     }
 
     /**
@@ -239,7 +240,7 @@ public final class LeaseRenewal {
     }
 
     /** The call's locks whose deadline passed are lost: said now, and their turn is passed on. */
-    private static void reportOverdue(LockedCall call, LeaseHolder holder, long now) {
+    private void reportOverdue(LockedCall call, LeaseHolder holder, long now) {
         if (!reportsAtDeadline) {
             return;
         }

@@ -35,12 +35,6 @@ public final class Releaser {
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
-    /**
-     * Whether the next caller gives way to other applications after an unlock. Always true, except in the test that
-     * shows what happens without it (the application wins its key straight back).
-     */
-    static volatile boolean givesWay = true;
-
     /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
     private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
@@ -63,9 +57,16 @@ public final class Releaser {
     /** Releases begun and not yet answered or reported, for {@link #awaitReleases}. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public Releaser(LeaseRenewal renewal, RedisClientSource client) {
+    /**
+     * Whether the next caller gives way to other applications after an unlock: always, but in the control of a test
+     * that shows what happens without it (the application wins its key straight back); see {@code EngineOptions}.
+     */
+    private final boolean givesWay;
+
+    public Releaser(LeaseRenewal renewal, RedisClientSource client, boolean givesWay) {
         this.renewal = renewal;
         this.client = client;
+        this.givesWay = givesWay;
     }
 
     /**

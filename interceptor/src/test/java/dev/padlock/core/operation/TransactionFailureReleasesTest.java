@@ -2,13 +2,12 @@ package dev.padlock.core.operation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.core.CallerContext;
 import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.engine.EngineWiring;
 import dev.padlock.core.engine.PadlockEngine;
-import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
@@ -66,7 +65,7 @@ class TransactionFailureReleasesTest {
         LockedMethodValidator validator = new LockedMethodValidator(GlobalDefaults.read(view, new Problems()), view);
         FailingAtTheEnd transactions = new FailingAtTheEnd();
         PadlockEngine engine = new PadlockEngine(
-                validator, () -> client, loss -> {}, CallerContext.NONE, LockEvents.NONE, transactions);
+                validator, EngineWiring.of(() -> client, loss -> {}).withTransactions(transactions));
         try {
             String result = engine.locks().on("tx-failure", "k").get(() -> "ran");
 

@@ -11,6 +11,7 @@ import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.engine.EngineWiring;
 import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.shape.ReflectedShapes;
 import java.util.HashMap;
@@ -103,7 +104,7 @@ class DurationBoundsTest {
                 LockPlan plan = validator
                         .validate(ReflectedShapes.of(m), LockedSpec.of(m.getAnnotation(Locked.class)))
                         .plan();
-                PadlockEngine engine = new PadlockEngine(validator, () -> null, loss -> {});
+                PadlockEngine engine = new PadlockEngine(validator, EngineWiring.of(() -> null, loss -> {}));
                 try {
                     assertThatCode(() -> engine.register(m, plan)).doesNotThrowAnyException();
                 } finally {

@@ -7,6 +7,7 @@ import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedisReachability;
 import dev.padlock.core.client.ResolvedOnce;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.engine.EngineWiring;
 import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.events.CompositeLockEvents;
 import dev.padlock.core.events.LockEvents;
@@ -66,17 +67,19 @@ public final class PadlockRuntime {
         }
         PadlockEngine newEngine = PadlockEngine.start(
                 setup,
-                new EngineClient(),
-                // Looked up when a loss is reported, which is rare.
-                loss -> Arc.container()
-                        .beanManager()
-                        .getEvent()
-                        .select(LockLost.class)
-                        .fire(loss),
-                VertxCallerContext.ifPresent(loader),
-                CompositeLockEvents.of(meters, spans),
-                // With quarkus-narayana-jta: looked up on the first call that ends, once the transaction manager is up.
-                JtaTransactions.ifPresent(loader, () -> transactionRegistry(loader)));
+                EngineWiring.of(
+                                new EngineClient(),
+                                // Looked up when a loss is reported, which is rare.
+                                loss -> Arc.container()
+                                        .beanManager()
+                                        .getEvent()
+                                        .select(LockLost.class)
+                                        .fire(loss))
+                        .withCallers(VertxCallerContext.ifPresent(loader))
+                        .withEvents(CompositeLockEvents.of(meters, spans))
+                        // With quarkus-narayana-jta: looked up on the first call that ends, once the transaction
+                        // manager is up.
+                        .withTransactions(JtaTransactions.ifPresent(loader, () -> transactionRegistry(loader))));
         setup.namedLocks().forEach(lock -> namedLocks.put(lock.name(), lock));
         if (applicationHasClient()) {
             // The keys as the application set them, not as bridged from quarkus.redis.hosts.
