@@ -7,34 +7,30 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What one call knows of its leases: per lock, the deadline by which it must consider the lock lost and the loss
- * recorded for it; the renewals sent and not yet answered; and the call's phase (running, released, left to lapse).
- * Guarded by this object's monitor unless said otherwise.
+ * recorded for it; the renewals sent and not yet answered; and the call's {@link CallPhase}, moved only here and
+ * checked at each move. Guarded by this object's monitor unless said otherwise.
  *
  * <p>The superclass of {@link LockedCall} rather than a field of it, so that a call remains one allocation; that is
  * also why it runs a little over 250 lines: it is the lease half of that one object.
  */
 public abstract class LeaseBook {
 
-    /** A call's phase; it leaves {@code RUNNING} once. */
-    private enum Phase {
-        /** The locks are held (or being taken) and renewed. */
-        RUNNING,
-        /** The release has begun: renewals in flight then say nothing, and none is sent. */
-        RELEASED,
-        /**
-         * Left to lapse: the work may still run but its end cannot be observed, so the locks are not released but
-         * lapse with their lease, and their turns pass on at their deadlines.
-         */
-        LAPSING
-    }
+    private static final System.Logger LOG = System.getLogger(LeaseBook.class.getName());
+
+    /**
+     * Whether an illegal move of a call's phase throws ({@link #moveTo}): where assertions are on, as in Padlock's
+     * tests, so that a path nobody meant fails loudly there; elsewhere it is logged and not made, so that a call whose
+     * release began is never taken for a running one again.
+     */
+    private static final boolean STRICT_PHASES = LeaseBook.class.desiredAssertionStatus();
 
     private static final CompletableFuture<Void> NOTHING_IN_FLIGHT = CompletableFuture.completedFuture(null);
 
     /** What {@link #beginRelease} answers when the release must wait for the calls sharing a hold; never completes. */
     private static final CompletableFuture<Void> WAITS_FOR_SHARERS = new CompletableFuture<>();
 
-    /** Written under this. */
-    private volatile Phase phase = Phase.RUNNING;
+    /** Written under this, by {@link #moveTo} only. */
+    private volatile CallPhase phase = CallPhase.ACQUIRING;
 
     /**
      * Before when no renewal is sent again ({@link System#nanoTime}): one sent is awaited until then; 0 before the
@@ -90,19 +86,51 @@ public abstract class LeaseBook {
         retryAt = at;
     }
 
+    /** Where the call is in its life. Not synchronized. */
+    public final CallPhase phase() {
+        return phase;
+    }
+
+    /**
+     * Moves the call to {@code next} when its phase allows it ({@link CallPhase#mayBecome}); called under this. False,
+     * the phase unchanged, for a move it does not allow, which is a Padlock bug: logged, or thrown in tests.
+     *
+     * @throws IllegalStateException where assertions are on, for a move the phase does not allow
+     */
+    final boolean moveTo(CallPhase next) {
+        CallPhase current = phase;
+        if (!current.mayBecome(next)) {
+            String message = "Padlock bug: a call moved from " + current + " to " + next + " ("
+                    + Thread.currentThread().getName() + "); please report it";
+            if (STRICT_PHASES) {
+                throw new IllegalStateException(message);
+            }
+            LOG.log(System.Logger.Level.WARNING, message);
+            return false;
+        }
+        phase = next;
+        return true;
+    }
+
     /** Whether the call's release has begun: nothing is renewed or reported for it any more. Not synchronized. */
     public final boolean isReleased() {
-        return phase == Phase.RELEASED;
+        CallPhase now = phase;
+        return now == CallPhase.RELEASING || now == CallPhase.DONE;
     }
 
     /** Whether the call is left to lapse ({@link #beginLapse}). Not synchronized. */
     public final boolean isLapsing() {
-        return phase == Phase.LAPSING;
+        return phase == CallPhase.LAPSING;
     }
 
-    /** Whether the call is still running: neither released nor left to lapse. Called under this. */
-    final boolean isRunning() {
-        return phase == Phase.RUNNING;
+    /** Whether the call still holds or takes its locks: neither released nor left to lapse. Called under this. */
+    final boolean holdsLocks() {
+        return phase.beforeRelease();
+    }
+
+    /** The call's release was answered, or reported unconfirmed: it is {@link CallPhase#DONE}. */
+    public final synchronized void releaseEnded() {
+        moveTo(CallPhase.DONE);
     }
 
     /**
@@ -113,7 +141,7 @@ public abstract class LeaseBook {
      * releases this one ({@link #sharerEnded}).
      */
     public final synchronized CompletableFuture<Void> beginRelease() {
-        if (phase != Phase.RUNNING) {
+        if (!holdsLocks()) {
             return null;
         }
         if (sharers > 0) {
@@ -123,7 +151,7 @@ public abstract class LeaseBook {
             }
             return WAITS_FOR_SHARERS;
         }
-        phase = Phase.RELEASED;
+        moveTo(CallPhase.RELEASING);
         return inFlightAnswered();
     }
 
@@ -156,7 +184,7 @@ public abstract class LeaseBook {
      * release has begun already (there is no hold to share any more).
      */
     final synchronized boolean admitSharer() {
-        if (phase != Phase.RUNNING) {
+        if (!holdsLocks()) {
             return false;
         }
         sharers++;
@@ -174,11 +202,7 @@ public abstract class LeaseBook {
 
     /** Leaves the call's locks to lapse instead of releasing them; false when it was released or lapsing already. */
     public final synchronized boolean beginLapse() {
-        if (phase != Phase.RUNNING) {
-            return false;
-        }
-        phase = Phase.LAPSING;
-        return true;
+        return holdsLocks() && moveTo(CallPhase.LAPSING);
     }
 
     /** Records a loss; true the first time for this lock, so each loss is reported once. */
@@ -346,7 +370,7 @@ public abstract class LeaseBook {
      * after the release could otherwise extend the lease of this owner's next call on the same key.
      */
     public final synchronized boolean beginRenewal() {
-        if (phase != Phase.RUNNING) {
+        if (!holdsLocks()) {
             return false;
         }
         renewalsInFlight++;

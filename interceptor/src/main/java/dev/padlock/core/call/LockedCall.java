@@ -59,23 +59,13 @@ public final class LockedCall extends LeaseBook {
      */
     private Object acquiring;
 
-    /**
-     * Whether the call ended inside its caller's transaction and keeps its locks until that transaction completes
-     * (for a live view; {@code ReleasePolicy.AFTER_TRANSACTION}).
-     */
-    private volatile boolean awaitingTransaction;
-
     /** Whether {@code LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     private boolean watched;
 
-    /** Guarded by this: the body's phase, for a caller that may cancel before it runs. */
-    private boolean started;
-
-    private boolean abandoned;
-
     /**
-     * Whether the method body began ({@link #bind}): only a call whose body ran keeps its keys for a hold-at-least; a
-     * call that took a key without running (in doubt, given up, its next key not free) releases it.
+     * Whether the method body began ({@link #bind}), a fact kept beside the {@link CallPhase} since a release reads it
+     * after the phase moved on: only a call whose body ran keeps its keys for a hold-at-least; a call that took a key
+     * without running (in doubt, given up, its next key not free) releases it.
      */
     private volatile boolean bodyRan;
 
@@ -248,7 +238,7 @@ public final class LockedCall extends LeaseBook {
      * caller must pass the turn on itself.
      */
     public synchronized boolean tookTurn(int index) {
-        if (!isRunning()) {
+        if (!holdsLocks()) {
             return false;
         }
         turnsHeld[index] = true;
@@ -451,9 +441,22 @@ public final class LockedCall extends LeaseBook {
         return acquiring;
     }
 
-    /** Whether the call keeps its locks until its caller's transaction completes, for a live view. */
-    public void awaitingTransaction(boolean awaiting) {
-        awaitingTransaction = awaiting;
+    /**
+     * The body ended inside its caller's transaction: the call keeps its locks until that transaction completes
+     * ({@link CallPhase#AWAITING_TRANSACTION}). Called before the transaction can complete.
+     */
+    public synchronized void awaitTransaction() {
+        moveTo(CallPhase.AWAITING_TRANSACTION);
+    }
+
+    /**
+     * The caller's transaction could not take the call after all ({@link #awaitTransaction}): it is released at
+     * return, as it would be outside a transaction. Nothing changes when its release began meanwhile.
+     */
+    public synchronized void releaseAtReturn() {
+        if (phase() == CallPhase.AWAITING_TRANSACTION) {
+            moveTo(CallPhase.RUNNING);
+        }
     }
 
     /**
@@ -518,29 +521,41 @@ public final class LockedCall extends LeaseBook {
         return transaction;
     }
 
-    /** The method body is about to run; false when the call was abandoned (cancelled) first. */
+    /**
+     * The method body is about to run, its locks taken ({@link CallPhase#RUNNING}); false when the call was abandoned
+     * (cancelled) first, or its release began, and the body must not run.
+     */
     public synchronized boolean start() {
-        if (abandoned) {
-            return false;
-        }
-        started = true;
-        return true;
+        return phase() == CallPhase.ACQUIRING && moveTo(CallPhase.RUNNING);
     }
 
-    /** The caller cancelled before the body ran; true when it had not started, so nothing else will release. */
+    /**
+     * The caller cancelled before the body ran ({@link CallPhase#ABANDONED}); true when the body had not started, so
+     * nothing else will release what the call took; false once it started, or the call ended otherwise.
+     */
     public synchronized boolean abandon() {
-        if (started) {
+        CallPhase now = phase();
+        if (now == CallPhase.ABANDONED) {
+            return true;
+        }
+        if (now != CallPhase.ACQUIRING) {
             return false;
         }
-        abandoned = true;
+        moveTo(CallPhase.ABANDONED);
         return true;
     }
 
     /**
-     * The method body is about to run on this thread: makes this the thread's call until {@link #unbind}, and records
-     * that the body ran (see {@link #keepsHoldAtLeast}). Returns the call it hides (nested calls).
+     * The method body is about to run on this thread: makes this the thread's call until {@link #unbind}, moves it to
+     * {@link CallPhase#RUNNING} if {@link #start} did not, and records that the body ran (see {@link
+     * #keepsHoldAtLeast}). Returns the call it hides (nested calls).
      */
     public LockedCall bind() {
+        synchronized (this) {
+            if (phase() != CallPhase.RUNNING) {
+                moveTo(CallPhase.RUNNING);
+            }
+        }
         bodyRan = true;
         LockedCall outer = CURRENT.get();
         enclosing = outer;
@@ -586,9 +601,13 @@ public final class LockedCall extends LeaseBook {
     public void describeHeld(boolean renewed, long now, List<LiveLocks.Held> into) {
         int count = takenCount; // read first: markTaken writes acquiredNanos before it
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(now - acquiredNanos);
-        String phase = isReleased()
-                ? "releasing"
-                : isLapsing() ? "lapsing" : awaitingTransaction ? "awaiting transaction" : "running";
+        String phase =
+                switch (phase()) {
+                    case RELEASING, DONE -> "releasing";
+                    case LAPSING -> "lapsing";
+                    case AWAITING_TRANSACTION -> "awaiting transaction";
+                    case ACQUIRING, RUNNING, ABANDONED -> "running";
+                };
         for (int i = 0; i < count; i++) {
             if (sharesHold(i)) {
                 continue;

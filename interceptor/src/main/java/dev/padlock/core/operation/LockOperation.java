@@ -112,13 +112,13 @@ public abstract class LockOperation {
             return acquiring.get(Acquisition.answerDeadlineMillis(waitMillis), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             if (abandon(call, acquiring)) {
-                Acquirer.ended(call, LockEvents.Outcome.INTERRUPTED, started);
+                Taking.ended(call, LockEvents.Outcome.INTERRUPTED, started);
             }
             Thread.currentThread().interrupt();
             throw acquirer.notAcquired(call.locks[0].getName(), "the calling thread was interrupted", e);
         } catch (TimeoutException e) {
             if (abandon(call, acquiring)) {
-                Acquirer.ended(call, LockEvents.Outcome.ERROR, started);
+                Taking.ended(call, LockEvents.Outcome.ERROR, started);
             }
             throw unanswered(call, e);
         } catch (ExecutionException e) {
@@ -243,7 +243,7 @@ public abstract class LockOperation {
                 return false; // the common case, allocation-free
             }
             Object transaction = transactions.current();
-            call.awaitingTransaction(true); // before the transaction can complete, maybe on another thread
+            call.awaitTransaction(); // before the transaction can complete, maybe on another thread
             // before it can complete, too: its keys are known to be kept from now on
             transactionWaits.keep(transaction, call);
             if (transactions.awaitCompletion(
@@ -260,7 +260,7 @@ public abstract class LockOperation {
                             + " attempt",
                     e);
         }
-        call.awaitingTransaction(false);
+        call.releaseAtReturn();
         return false;
     }
 

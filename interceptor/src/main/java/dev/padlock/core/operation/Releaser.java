@@ -80,6 +80,7 @@ public final class Releaser {
             CompletableFuture<Void> renewals = call.beginRelease();
             if (renewals != null && !LeaseBook.waitsForSharers(renewals)) {
                 release(call, renewals);
+                call.releaseEnded();
             }
         } finally {
             inFlight.decrementAndGet();
@@ -202,7 +203,10 @@ public final class Releaser {
             inFlight.decrementAndGet();
             throw e;
         }
-        released.whenComplete((done, failure) -> inFlight.decrementAndGet());
+        released.whenComplete((done, failure) -> {
+            call.releaseEnded();
+            inFlight.decrementAndGet();
+        });
         return released;
     }
 

@@ -1,0 +1,40 @@
+package dev.padlock.core.operation;
+
+import dev.padlock.LockNotAcquiredException;
+import dev.padlock.core.call.HandOff;
+import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.lease.LeaseHolder;
+import dev.padlock.core.lease.LeaseRenewal;
+import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.redis.LockKind;
+import dev.padlock.core.turns.LocalTurns;
+
+/**
+ * What every acquisition of one method's calls shares, fixed at deployment: each {@link Taking} reads it, and {@link
+ * Acquirer} builds it.
+ *
+ * @param waitMillis how long a call may wait for all of its locks together
+ * @param leaseMillis a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
+ * @param fenced whether each acquisition gets a fencing token
+ * @param holder whom {@code renewal} asks about the calls it watches
+ * @param handsOn whether this method's calls hand their keys on: only then do they check a hold early
+ */
+record AcquisitionRules(
+        LockPlan plan,
+        long waitMillis,
+        long leaseMillis,
+        boolean fenced,
+        LockKind kind,
+        LocalTurns<HandOff.Hold> turns,
+        LeaseRenewal renewal,
+        Releaser releaser,
+        RedisClientSource client,
+        TransactionWaits transactionWaits,
+        LeaseHolder holder,
+        boolean handsOn) {
+
+    /** Why lock {@code key} was not acquired, in words naming the method, its wait and the fix. */
+    LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {
+        return new LockNotAcquiredException(key, plan.method(), plan.settings().waitTime(), reason, cause);
+    }
+}

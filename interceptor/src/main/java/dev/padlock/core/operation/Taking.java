@@ -1,0 +1,456 @@
+package dev.padlock.core.operation;
+
+import dev.padlock.LockLost;
+import dev.padlock.OnFailure;
+import dev.padlock.core.call.HandOff;
+import dev.padlock.core.call.LeaseBook;
+import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.events.LockEvents;
+import dev.padlock.core.lease.LockLosses;
+import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.turns.LocalTurns;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.redisson.api.RLock;
+
+/**
+ * One call's acquisition of its locks, as one object: the call, its lease, its one wait budget and the result its
+ * caller awaits, which each step (turn, hand-off, Redis attempt, confirmation after a wait) reads here instead of
+ * being handed them. Every way it ends goes through one of three doors: {@link #done} (all taken), {@link #fail}
+ * (what was taken released, the caller told why) or {@link #cancelled} (the caller gave up meanwhile: what was taken
+ * released); a lock whose acquisition got no answer is undone in one place ({@link #undoInDoubt}). Built by {@link
+ * Acquirer#acquireAllAsync}; its steps run on whichever thread answered the step before.
+ */
+final class Taking {
+
+    /** Where a skip is said (DEBUG): a run-once job's second instance, see the run-once guide. */
+    private static final System.Logger LOG = System.getLogger(Taking.class.getName());
+
+    private final AcquisitionRules rules;
+    private final LockedCall call;
+    private final long lease;
+    /** When the wait budget ends ({@link System#nanoTime}). */
+    private final long deadline;
+    /** When the acquisition started ({@link System#nanoTime}), for the meter. */
+    private final long started;
+
+    final CompletableFuture<Boolean> result = new CompletableFuture<>();
+
+    Taking(AcquisitionRules rules, LockedCall call, long lease, long started) {
+        this.rules = rules;
+        this.call = call;
+        this.lease = lease;
+        this.started = started;
+        this.deadline = started + rules.waitMillis() * 1_000_000;
+    }
+
+    /** Takes lock {@code next} and the ones after it, skipping those the call shares with an enclosing call. */
+    void takeFrom(int next) {
+        int index = skipShared(next);
+        if (index < 0) {
+            String key = call.locks[call.takenCount()].getName();
+            fail(
+                    rules.notAcquired(
+                            key,
+                            "the call of its caller's transaction whose hold of this key it would share released it"
+                                    + " just now (that transaction completed on another thread, e.g. rolled back"
+                                    + " after its timeout)",
+                            null),
+                    LockEvents.Outcome.NOT_ACQUIRED);
+            return;
+        }
+        if (index == call.locks.length) {
+            done();
+            return;
+        }
+        if (call.transaction() != null && closesATransactionCycle(index)) {
+            return;
+        }
+        long wait = index == 0 ? rules.waitMillis() : remainingMillis();
+        if (!call.queuesFor(index)) {
+            attempt(index, wait);
+            return;
+        }
+        String key = call.locks[index].getName();
+        CompletableFuture<Boolean> turn = rules.turns().await(key, wait);
+        if (turn.getNow(false)) {
+            // granted at once, the common case: no other call of the application holds the key (or its holder
+            // handed it over just now, before this line: then with its hold)
+            withTurn(index, turn, wait);
+            return;
+        }
+        result.whenComplete((taken, failure) -> {
+            if (result.isCancelled()) {
+                turn.cancel(false); // stop queueing; a turn granted meanwhile is passed on in withTurn
+            }
+        });
+        LockEvents.Meter meter = call.facts.meter();
+        if (meter != null) {
+            meter.queued();
+        }
+        turn.whenComplete((mine, failure) -> {
+            if (meter != null) {
+                meter.dequeued();
+            }
+            if (Boolean.TRUE.equals(mine)) {
+                withTurn(index, turn, remainingMillis()); // what is left of the wait goes to Redis
+            } else {
+                notFree(index);
+            }
+        });
+    }
+
+    /** Every lock is taken: the caller hears so, unless it gave up meanwhile. */
+    private void done() {
+        if (call.facts.meter() != null) {
+            // before completing, so that whoever releases next reports the release after this
+            call.acquisitionMetered();
+            ended(call, LockEvents.Outcome.ACQUIRED, started);
+        }
+        if (!result.complete(true)) {
+            rules.releaser().releaseAllLater(call); // cancelled while the last lock was being taken
+        }
+    }
+
+    /**
+     * The acquisition failed: what was taken is released (the turns with it) and the caller gets {@code failure};
+     * the meter hears {@code outcome}, unless the caller ended the acquisition first.
+     */
+    private void fail(Throwable failure, LockEvents.Outcome outcome) {
+        rules.releaser().releaseAllLater(call);
+        if (result.completeExceptionally(failure)) {
+            ended(call, outcome, started);
+        }
+    }
+
+    /** Whether the caller gave up meanwhile; if so, what the call took is released (its turns passed on). */
+    private boolean cancelled() {
+        if (!result.isDone()) {
+            return false;
+        }
+        rules.releaser().releaseAllLater(call);
+        return true;
+    }
+
+    /**
+     * Lock {@code index} got no answer, or was granted and not confirmed: it may be held, so it is undone like a taken
+     * lock (owner-checked: the unlock finds nothing if it was not taken), with what else the call took.
+     */
+    private void undoInDoubt(int index, Throwable failure, LockEvents.Outcome outcome) {
+        call.takenInDoubt(index);
+        fail(failure, outcome);
+    }
+
+    /**
+     * Whether waiting for lock {@code index} would close a cycle of this application's transactions, each waiting for
+     * a key the next keeps until it completes ({@link TransactionWaits}): then the call fails at once, releasing what
+     * it took, rather than wait its whole wait for a key that can only be released after its own transaction ends.
+     */
+    private boolean closesATransactionCycle(int index) {
+        String key = call.locks[index].getName();
+        List<String> cycle = rules.transactionWaits().waitFor(call.transaction(), call, key);
+        if (cycle == null) {
+            return false;
+        }
+        String others = String.join(", which is kept by a transaction that waits for ", cycle.subList(1, cycle.size()));
+        fail(
+                rules.notAcquired(
+                        key,
+                        "another transaction of this application keeps this key until it completes and waits for "
+                                + others + ", which this call's transaction keeps until it completes: each would wait"
+                                + " for the other until its wait ends (padlock.release=after-transaction keeps every"
+                                + " key a transaction took until it completes), so this call fails at once. Take the"
+                                + " keys in one order in every transaction (sorted, for instance), or in one call"
+                                + " with a key template per key (Padlock sorts them), or set padlock.locks.\""
+                                + rules.plan().lockName() + "\".release=on-return",
+                        null),
+                LockEvents.Outcome.NOT_ACQUIRED);
+        return true;
+    }
+
+    /**
+     * Counts the locks from {@code index} on that an enclosing call (or an earlier call of the caller's transaction)
+     * holds as taken: shared, nothing to ask (a fencing token is the enclosing call's). Returns the first lock the call
+     * must take itself, or -1 when a hold it would share was released meanwhile (see {@link LockedCall#shareHold}).
+     */
+    private int skipShared(int index) {
+        while (index < call.locks.length && call.sharesHold(index)) {
+            if (!call.shareHold(index)) {
+                return -1;
+            }
+            index++;
+        }
+        return index;
+    }
+
+    /**
+     * The call has the turn for lock {@code index}: adopts the key when the turn came with its Redis hold (see {@link
+     * HandOff}), else asks Redis for it (first giving way to other applications when the turn says so); unless the
+     * call is over already. Runs on whichever thread granted the turn (often the previous holder's): a failure of its
+     * own must not leave the turn or a handed hold behind, so whatever it throws releases the call and fails it.
+     */
+    private void withTurn(int index, CompletableFuture<Boolean> turn, long wait) {
+        String key = call.locks[index].getName();
+        HandOff.Hold hold = LocalTurns.<HandOff.Hold>handedOver(turn);
+        try {
+            if (!call.tookTurn(index)) {
+                // the call is being released already
+                if (hold == null) {
+                    rules.turns().pass(key);
+                } else {
+                    // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
+                    giveBack(call.locks[index], hold)
+                            .whenComplete((ignored, failure) -> rules.turns().pass(key));
+                }
+            } else if (hold != null) {
+                adopt(index, hold);
+            } else if (!cancelled()) {
+                // never more than half the wait left: giving way must not turn into failing to acquire
+                long yield = Math.min(LocalTurns.yieldOf(turn), TimeUnit.MILLISECONDS.toNanos(wait) / 2);
+                if (yield <= 0) {
+                    attempt(index, wait);
+                } else {
+                    // the key was just unlocked while other applications wait for it in Redis: let them take it
+                    CompletableFuture.delayedExecutor(yield, TimeUnit.NANOSECONDS, Runnable::run)
+                            .execute(() -> attemptAfterYield(index));
+                }
+            }
+        } catch (Throwable t) {
+            fail(t, LockEvents.Outcome.ERROR);
+        }
+    }
+
+    private void attemptAfterYield(int index) {
+        try {
+            if (!cancelled()) {
+                attempt(index, remainingMillis());
+            }
+        } catch (Throwable t) {
+            fail(t, LockEvents.Outcome.ERROR);
+        }
+    }
+
+    /**
+     * A hold handed to a call that cannot adopt it any more: unlocked in Redis, owner-checked, and the unlock's answer
+     * given to the call that handed it on, as an adopter's check would have been.
+     */
+    private static CompletableFuture<Void> giveBack(RLock lock, HandOff.Hold hold) {
+        return Acquisition.unlock(lock, hold.owner()).handle((ignored, failure) -> {
+            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+            if (cause == null) {
+                hold.confirmed().complete(true);
+            } else if (cause instanceof IllegalMonitorStateException) {
+                hold.confirmed().complete(false);
+            } else {
+                hold.confirmed().completeExceptionally(cause);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Lock {@code index} was handed to the call, held in Redis: taken without waiting, then on to the next lock. At
+     * once, Redis is asked whether the hold is still there ({@link #check}): the answer tells the call that handed it
+     * on whether it held the key to its end, and this call whether it may hand the key on in turn. A caller that gave
+     * up meanwhile releases it (or hands it on) like any lock it took.
+     */
+    private void adopt(int index, HandOff.Hold hold) {
+        call.adopt(index, hold);
+        call.markTaken(index + 1);
+        check(call, index, hold);
+        if (rules.leaseMillis() > 0) {
+            // the adopter's own fixed lease is owed from now, whatever the settings of the call that handed it on
+            call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(rules.leaseMillis()));
+        }
+        // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
+        call.startWatching();
+        rules.renewal().watch(call, rules.holder());
+        if (!cancelled()) {
+            takeFrom(index + 1);
+        }
+    }
+
+    /**
+     * Asks Redis whether the owner of lock {@code index} still holds it, while {@code call} holds it; with {@code
+     * handed}, the hold it was handed, whose previous holder waits for the answer. "Not held" is a loss of this call
+     * ({@code HAND_OFF} for an adopted hold, {@code RENEWAL} otherwise), recorded before the previous holder and a
+     * release of this call hear the answer.
+     */
+    static void check(LockedCall call, int index, HandOff.Hold handed) {
+        call.beginCheck();
+        CompletableFuture<Boolean> check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+        call.checked(index, check);
+        check.whenComplete((held, failure) -> {
+            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
+            try {
+                if (cause == null && !Boolean.TRUE.equals(held)) {
+                    LockLosses.lostWhileHeld(
+                            call,
+                            index,
+                            handed != null ? LockLost.Detection.HAND_OFF : LockLost.Detection.RENEWAL,
+                            null);
+                }
+            } finally {
+                if (handed != null) {
+                    if (cause == null) {
+                        handed.confirmed().complete(Boolean.TRUE.equals(held));
+                    } else {
+                        handed.confirmed().completeExceptionally(cause);
+                    }
+                }
+                call.renewalAnswered(cause);
+            }
+        });
+    }
+
+    private long remainingMillis() {
+        return Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+    }
+
+    /** Asks Redis for lock {@code index} within {@code wait}, then goes on with the next one. */
+    private void attempt(int index, long wait) {
+        RLock lock = call.locks[index];
+        CompletableFuture<Boolean> attempt;
+        long sent = System.nanoTime();
+        try {
+            attempt = rules.fenced()
+                    ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
+                        if (token != null) {
+                            call.recordToken(index, token);
+                        }
+                        return token != null;
+                    })
+                    : Acquisition.tryLock(lock, wait, lease, call.owner);
+        } catch (Throwable e) {
+            // e.g. the client shut down under the call (an Error too): nothing may stay held or registered for renewal
+            fail(e, LockEvents.Outcome.ERROR);
+            return;
+        }
+        attempt.whenComplete((taken, failure) -> {
+            try {
+                if (failure != null) {
+                    // No answer is not "not taken": the script may have run (a timeout while the server was slow or
+                    // paused).
+                    Throwable cause = Acquisition.unwrap(failure);
+                    undoInDoubt(
+                            index,
+                            rules.notAcquired(lock.getName(), Acquisition.whyNotAsked(cause), cause),
+                            LockEvents.Outcome.ERROR);
+                } else if (!Boolean.TRUE.equals(taken)) {
+                    notFree(index);
+                } else if (System.nanoTime() - sent > waitedLongerThan(lease)) {
+                    confirmAfterWait(index);
+                } else {
+                    taken(index, sent);
+                }
+            } catch (Throwable t) {
+                fail(t, LockEvents.Outcome.ERROR);
+            }
+        });
+    }
+
+    /**
+     * How long an acquisition may take before its lease can no longer be timed from when it was sent: Redisson's
+     * {@code tryLock(wait, ...)} runs the lock script again each time the key is released, so the script that
+     * succeeded may have run long after the first was sent. Up to the drift margin, the deadline is then early by
+     * less than the margin it already keeps; beyond, the hold is confirmed before the method runs.
+     */
+    private static long waitedLongerThan(long leaseMillis) {
+        return LeaseBook.driftMarginNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+    }
+
+    /**
+     * Lock {@code index} was granted after a wait in Redis: extends its lease to the full lease, owner-checked, and
+     * times the deadline from that, so that a caller that waited longer than its lease is not told at once that it
+     * lost a lock it holds. One round trip, only for calls that waited in Redis.
+     */
+    private void confirmAfterWait(int index) {
+        RLock lock = call.locks[index];
+        long sent = System.nanoTime();
+        CompletableFuture<Boolean> confirmation;
+        try {
+            confirmation = rules.kind()
+                    .renew(rules.client().getNow(), lock, call.owner, lease)
+                    .toCompletableFuture();
+        } catch (Throwable e) {
+            // an Error too: the lock is granted, so it goes the way of an unconfirmed one (released below)
+            confirmation = CompletableFuture.failedFuture(e);
+        }
+        confirmation.whenComplete((held, failure) -> {
+            try {
+                if (failure == null && Boolean.TRUE.equals(held)) {
+                    taken(index, sent);
+                    return;
+                }
+                // Granted, then not confirmed: released (owner-checked) like a lock in doubt, and the call fails.
+                String reason = failure != null
+                        ? "Redis could not be asked to confirm the lock it had granted after the wait (check that"
+                                + " Redis is reachable from here)"
+                        : "the lock Redis granted after the wait had expired before Padlock could confirm it (a lease"
+                                + " shorter than Redis took to answer: use a longer lease-time, or none)";
+                undoInDoubt(
+                        index,
+                        rules.notAcquired(lock.getName(), reason, failure == null ? null : Acquisition.unwrap(failure)),
+                        failure != null ? LockEvents.Outcome.ERROR : LockEvents.Outcome.NOT_ACQUIRED);
+            } catch (Throwable t) {
+                fail(t, LockEvents.Outcome.ERROR);
+            }
+        });
+    }
+
+    /**
+     * Lock {@code index} is the call's, confirmed by a command sent at {@code sent}: watched from now on, checked
+     * early when callers of this application wait for it already (so that handing it on waits for nothing), then on to
+     * the next lock.
+     */
+    private void taken(int index, long sent) {
+        call.confirmed(index, sent, lease);
+        call.markTaken(index + 1);
+        if (rules.handsOn() && call.hasLocalWaiters(index)) {
+            check(call, index, null);
+        }
+        if (call.startWatching()) {
+            rules.renewal().watch(call, rules.holder());
+        }
+        if (!cancelled()) {
+            takeFrom(index + 1);
+        }
+    }
+
+    /** Lock {@code index} was not free within the wait: release what the call took, then skip or fail. */
+    private void notFree(int index) {
+        if (rules.plan().settings().onFailure() != OnFailure.SKIP) {
+            fail(
+                    rules.notAcquired(call.locks[index].getName(), "it is held by another caller", null),
+                    LockEvents.Outcome.NOT_ACQUIRED);
+            return;
+        }
+        rules.releaser().releaseAllLater(call);
+        // What the method asked for (a run-once job on the instance that came second), not a problem. Said before the
+        // caller is let go, so that the line precedes whatever the caller logs next.
+        if (!result.isDone() && LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(
+                    System.Logger.Level.DEBUG,
+                    "Skipped {0}: lock {1} is held by another caller (onFailure = SKIP)",
+                    rules.plan().method(),
+                    call.locks[index].getName());
+        }
+        if (result.complete(false)) {
+            ended(call, LockEvents.Outcome.SKIPPED, started);
+        }
+    }
+
+    /**
+     * Tells the call's meter, if any, how its acquisition ended. Called only by whoever completed the acquisition, so
+     * each call is counted once; a caller that gave up first is counted where it gave up ({@link LockOperation}).
+     *
+     * @param started when the acquisition started ({@link System#nanoTime})
+     */
+    static void ended(LockedCall call, LockEvents.Outcome outcome, long started) {
+        LockEvents.Meter meter = call.facts.meter();
+        if (meter != null) {
+            meter.acquired(outcome, System.nanoTime() - started, call.acquiringToken());
+        }
+    }
+}
