@@ -23,19 +23,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code @Locked} on Quarkus {@code @Scheduled} methods: a job every 3 seconds, fired by two schedules a second apart
- * (an instance whose clock is a second behind), runs once per occurrence with a hold-at-least of 1.5 s: longer than the
- * skew, so the late schedule finds the key held when the early one ran, and shorter than the interval minus the skew,
- * so the early schedule finds it free at the next occurrence when the late one ran (half a second each way for the
- * scheduler's jitter, which checks its triggers on each full second). The control, the same pair without a hold-at-least, runs every occurrence twice: each run ends long before
- * the late schedule fires. The late schedule's skips are counted as {@code skipped} and logged at DEBUG, never WARN.
+ * {@code @Locked} on Quarkus {@code @Scheduled} methods: a job every 6 seconds, fired by two schedules 2 seconds apart
+ * (an instance whose clock is 2 s behind), runs once per occurrence with a hold-at-least of 4 s: longer than the skew,
+ * so the late schedule finds the key held when the early one ran, and shorter than the interval minus the skew, so the
+ * early schedule finds it free at the next occurrence when the late one ran. That leaves 2 s each way for the
+ * scheduler's jitter (it checks its triggers on each full second) and a busy machine's delays: with 3 s, a 1 s skew
+ * and 1.5 s, a late run delayed 0.6 s in a CI run made one occurrence run twice and the next not on time. The control,
+ * the same pair without a hold-at-least, runs every occurrence twice: each run ends long before the late schedule
+ * fires. The late schedule's skips are counted as {@code skipped} and logged at DEBUG, never WARN.
  */
 class ScheduledJobsOnQuarkusTest {
 
     /** Complete occurrences to watch: an occurrence is complete once both of its schedules have fired. */
     private static final int OCCURRENCES = 3;
 
-    private static final long INTERVAL_SECONDS = 3;
+    private static final long INTERVAL_SECONDS = 6;
 
     @RegisterExtension
     static final QuarkusExtensionTest app = new QuarkusExtensionTest()
@@ -87,21 +89,21 @@ class ScheduledJobsOnQuarkusTest {
         @Inject
         Runs runs;
 
-        @Scheduled(cron = "0/3 * * * * ?")
-        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "1500ms")
+        @Scheduled(cron = "0/6 * * * * ?")
+        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "4s")
         void report(ScheduledExecution execution) {
             runs.ran("report", execution, "early");
         }
     }
 
-    /** The same job on an instance whose clock is a second behind. */
+    /** The same job on an instance whose clock is 2 s behind. */
     @ApplicationScoped
     public static class LateInstance {
         @Inject
         Runs runs;
 
-        @Scheduled(cron = "1/3 * * * * ?")
-        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "1500ms")
+        @Scheduled(cron = "2/6 * * * * ?")
+        @Locked(value = "report", waitTime = "0", onFailure = OnFailure.SKIP, holdAtLeast = "4s")
         void report(ScheduledExecution execution) {
             runs.ran("report", execution, "late");
         }
@@ -112,7 +114,7 @@ class ScheduledJobsOnQuarkusTest {
         @Inject
         Runs runs;
 
-        @Scheduled(cron = "0/3 * * * * ?")
+        @Scheduled(cron = "0/6 * * * * ?")
         @Locked(value = "report-released", waitTime = "0", onFailure = OnFailure.SKIP)
         void report(ScheduledExecution execution) {
             runs.ran("report-released", execution, "early");
@@ -124,7 +126,7 @@ class ScheduledJobsOnQuarkusTest {
         @Inject
         Runs runs;
 
-        @Scheduled(cron = "1/3 * * * * ?")
+        @Scheduled(cron = "2/6 * * * * ?")
         @Locked(value = "report-released", waitTime = "0", onFailure = OnFailure.SKIP)
         void report(ScheduledExecution execution) {
             runs.ran("report-released", execution, "late");
@@ -143,7 +145,7 @@ class ScheduledJobsOnQuarkusTest {
         long first = System.currentTimeMillis() / 1000 / INTERVAL_SECONDS + 1;
         long last = first + OCCURRENCES - 1;
         // Until the late schedule of the last occurrence has fired and its run or skip is recorded.
-        long until = (last * INTERVAL_SECONDS + 2) * 1000;
+        long until = (last * INTERVAL_SECONDS + 3) * 1000;
         while (System.currentTimeMillis() < until) {
             Thread.sleep(100);
         }
