@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * checked at each move. Guarded by this object's monitor unless said otherwise.
  *
  * <p>The superclass of {@link LockedCall} rather than a field of it, so that a call remains one allocation; that is
- * also why it runs a little over 250 lines: it is the lease half of that one object.
+ * also why it is long (about 400 lines): it is the lease half of that one object.
  */
 public abstract class LeaseBook {
 
