@@ -174,8 +174,6 @@ class ArchitectureTest {
                 .definedBy(CORE + ".metrics")
                 .layer("tracing")
                 .definedBy(CORE + ".tracing")
-                .layer("transaction")
-                .definedBy(CORE + ".transaction")
                 .layer("turns")
                 .definedBy(CORE + ".turns")
                 .layer("call")
@@ -184,6 +182,8 @@ class ArchitectureTest {
                 .definedBy(CORE + ".lease")
                 .layer("operation")
                 .definedBy(CORE + ".operation")
+                .layer("transaction")
+                .definedBy(CORE + ".transaction")
                 .layer("programmatic")
                 .definedBy(CORE + ".programmatic")
                 .layer("engine")
@@ -210,8 +210,6 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("api", "events")
                 .whereLayer("tracing")
                 .mayOnlyAccessLayers("api", "events")
-                .whereLayer("transaction")
-                .mayOnlyAccessLayers("api", "shared")
                 .whereLayer("turns")
                 .mayOnlyAccessLayers("api", "shared", "events")
                 .whereLayer("call")
@@ -223,6 +221,8 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers(
                         "api", "shared", "config", "shape", "redis", "key", "plan", "client", "events", "turns", "call",
                         "lease")
+                .whereLayer("transaction")
+                .mayOnlyAccessLayers("api", "shared", "config", "call", "operation")
                 .whereLayer("programmatic")
                 .mayOnlyAccessLayers(
                         "api",
@@ -254,6 +254,7 @@ class ArchitectureTest {
                         "call",
                         "lease",
                         "operation",
+                        "transaction",
                         "programmatic")
                 .because(
                         "dependencies point down the package map (docs/internals/architecture.md), so a change to a lower"

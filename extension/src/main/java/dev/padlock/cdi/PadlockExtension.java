@@ -2,7 +2,6 @@ package dev.padlock.cdi;
 
 import dev.padlock.LockLost;
 import dev.padlock.Locked;
-import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.client.ManagedClient;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedisReachability;
@@ -24,6 +23,7 @@ import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.MethodShape;
 import dev.padlock.core.shape.ReflectedShapes;
+import dev.padlock.core.transaction.CallerTransactions;
 import dev.padlock.core.transaction.JtaTransactions;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.Dependent;

@@ -4,13 +4,13 @@ package dev.padlock.core.call;
  * Where one {@code @Locked} call is in its life, kept in one place ({@link LeaseBook}) and checked at each move:
  *
  * <pre>
- *   ACQUIRING ──► RUNNING ──► AWAITING_TRANSACTION
- *     │   │         │  ▲            │
- *     │   ▼         │  └────────────┤ (the transaction refused the call: released at return)
- *     │ ABANDONED   │               │
- *     │   │         ▼               ▼
- *     └───┴──────► RELEASING ─────► DONE
- *     └────────────► LAPSING ◄───── (from ACQUIRING, RUNNING or AWAITING_TRANSACTION)
+ *   ACQUIRING ──► RUNNING ──► DEFERRED
+ *     │   │         │  ▲          │
+ *     │   ▼         │  └──────────┤ (the transaction refused the call: released at return)
+ *     │ ABANDONED   │             │
+ *     │   │         ▼             ▼
+ *     └───┴──────► RELEASING ───► DONE
+ *     └────────────► LAPSING ◄─── (from ACQUIRING, RUNNING or DEFERRED)
  * </pre>
  *
  * A call holds (or is taking) its locks, and renews them, until it is {@link #RELEASING} or {@link #LAPSING}; a lock
@@ -23,8 +23,11 @@ public enum CallPhase {
     ACQUIRING,
     /** The method body runs, or ran and the call is ending. */
     RUNNING,
-    /** The body ended inside its caller's transaction: the locks are kept until that transaction completes. */
-    AWAITING_TRANSACTION,
+    /**
+     * The body ended inside something its release timing waits for (its caller's transaction): the locks are kept,
+     * and renewed, until that completes.
+     */
+    DEFERRED,
     /** Its caller cancelled before the body ran: the body never runs, what was taken is released. */
     ABANDONED,
     /** Its release began: nothing is renewed or reported for it any more, its unlocks are under way. */
@@ -39,15 +42,15 @@ public enum CallPhase {
 
     /** Whether the call still holds, or is taking, its locks: they are renewed, shared and may be released. */
     public boolean beforeRelease() {
-        return this == ACQUIRING || this == RUNNING || this == AWAITING_TRANSACTION || this == ABANDONED;
+        return this == ACQUIRING || this == RUNNING || this == DEFERRED || this == ABANDONED;
     }
 
     /** Whether a call in this phase may move to {@code next}; see the diagram above. */
     public boolean mayBecome(CallPhase next) {
         return switch (this) {
             case ACQUIRING -> next == RUNNING || next == ABANDONED || next == RELEASING || next == LAPSING;
-            case RUNNING -> next == AWAITING_TRANSACTION || next == RELEASING || next == LAPSING;
-            case AWAITING_TRANSACTION -> next == RUNNING || next == RELEASING || next == LAPSING;
+            case RUNNING -> next == DEFERRED || next == RELEASING || next == LAPSING;
+            case DEFERRED -> next == RUNNING || next == RELEASING || next == LAPSING;
             case ABANDONED -> next == RELEASING;
             case RELEASING -> next == DONE;
             case LAPSING, DONE -> false;

@@ -70,10 +70,13 @@ public final class LockedCall extends LeaseBook {
     private volatile boolean bodyRan;
 
     /**
-     * The caller's transaction this call keeps its locks for until it completes ({@code
-     * ReleasePolicy.AFTER_TRANSACTION}), as {@code CallerTransactions.current} identifies it; {@code null} when none.
+     * What the call ends inside and may keep its locks for until it completes (the caller's transaction, as its
+     * release timing identifies it: {@code ReleaseTiming.scope}); {@code null} when none.
      */
-    private Object transaction;
+    private Object scope;
+
+    /** While the call's release is deferred ({@link CallPhase#DEFERRED}), what the live view says it waits for. */
+    private volatile String deferredFor;
 
     /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
     private final LocalTurns<HandOff.Hold> turns;
@@ -102,10 +105,9 @@ public final class LockedCall extends LeaseBook {
     private volatile HandOff.Hold[] adopted;
 
     /**
-     * @param awaitingTransaction the calls of the caller's transaction that ended and wait for it to complete before
-     *     they release ({@code ReleasePolicy.AFTER_TRANSACTION}): this call shares the holds they keep, as a nested
-     *     call shares its enclosing call's, for it would otherwise wait for a key that waits for this call's
-     *     transaction to end
+     * @param keptForScope the calls that ended inside what this call ends inside (the caller's transaction) and keep
+     *     their locks until it completes: this call shares the holds they keep, as a nested call shares its enclosing
+     *     call's, for it would otherwise wait for a key that waits for this call's own scope to end
      */
     public LockedCall(
             CallFacts facts,
@@ -114,7 +116,7 @@ public final class LockedCall extends LeaseBook {
             boolean fenced,
             LocalTurns<HandOff.Hold> turns,
             HandOff handOff,
-            List<LockedCall> awaitingTransaction) {
+            List<LockedCall> keptForScope) {
         super(locks.length);
         this.handOff = handOff;
         this.facts = facts;
@@ -126,7 +128,7 @@ public final class LockedCall extends LeaseBook {
         for (LockedCall call = CURRENT.get(); call != null; call = call.enclosing) {
             shareHoldsOf(call);
         }
-        for (LockedCall call : awaitingTransaction) {
+        for (LockedCall call : keptForScope) {
             shareHoldsOf(call);
         }
     }
@@ -442,19 +444,20 @@ public final class LockedCall extends LeaseBook {
     }
 
     /**
-     * The body ended inside its caller's transaction: the call keeps its locks until that transaction completes
-     * ({@link CallPhase#AWAITING_TRANSACTION}). Called before the transaction can complete.
+     * The body ended, and the call keeps its locks until what it ended inside completes ({@link CallPhase#DEFERRED});
+     * {@code awaiting} says what, in the live view ("awaiting transaction"). Called before that can complete.
      */
-    public synchronized void awaitTransaction() {
-        moveTo(CallPhase.AWAITING_TRANSACTION);
+    public synchronized void deferRelease(String awaiting) {
+        deferredFor = awaiting;
+        moveTo(CallPhase.DEFERRED);
     }
 
     /**
-     * The caller's transaction could not take the call after all ({@link #awaitTransaction}): it is released at
-     * return, as it would be outside a transaction. Nothing changes when its release began meanwhile.
+     * What the call ended inside could not take it after all ({@link #deferRelease}): it is released at return, as
+     * it would be outside it. Nothing changes when its release began meanwhile.
      */
     public synchronized void releaseAtReturn() {
-        if (phase() == CallPhase.AWAITING_TRANSACTION) {
+        if (phase() == CallPhase.DEFERRED) {
             moveTo(CallPhase.RUNNING);
         }
     }
@@ -511,14 +514,14 @@ public final class LockedCall extends LeaseBook {
         return facts.holdAtLeastMillis() > 0 && bodyRan && index != inDoubt;
     }
 
-    /** Records the caller's transaction the call keeps its locks for until it completes; see {@link #transaction}. */
-    public void joinTransaction(Object transaction) {
-        this.transaction = transaction;
+    /** Records what the call ends inside and may keep its locks for until it completes; see {@link #scope}. */
+    public void endsInside(Object scope) {
+        this.scope = scope;
     }
 
-    /** The caller's transaction the call keeps its locks for, or {@code null}; see {@link #joinTransaction}. */
-    public Object transaction() {
-        return transaction;
+    /** What the call ends inside (the caller's transaction), or {@code null}; see {@link #endsInside}. */
+    public Object scope() {
+        return scope;
     }
 
     /**
@@ -605,7 +608,7 @@ public final class LockedCall extends LeaseBook {
                 switch (phase()) {
                     case RELEASING, DONE -> "releasing";
                     case LAPSING -> "lapsing";
-                    case AWAITING_TRANSACTION -> "awaiting transaction";
+                    case DEFERRED -> deferredFor;
                     case ACQUIRING, RUNNING, ABANDONED -> "running";
                 };
         for (int i = 0; i < count; i++) {

@@ -2,8 +2,13 @@ package dev.padlock.core.engine;
 
 import dev.padlock.LockLost;
 import dev.padlock.core.CallerContext;
-import dev.padlock.core.CallerTransactions;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.events.LockEvents;
+import dev.padlock.core.operation.ReleaseTiming;
+import dev.padlock.core.transaction.CallerTransactions;
+import dev.padlock.core.transaction.ReleaseAfterTransaction;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -18,8 +23,8 @@ import org.redisson.api.RedissonClient;
  *     on the thread that found the loss or on Padlock's event thread
  * @param callers tells the operations when a caller must not block (Quarkus: a Vert.x event loop)
  * @param events who observes the locks (metrics, tracing); each method asks it for its meter once, at deployment
- * @param transactions the callers' transactions, which calls ending inside one wait for before they release (e.g.
- *     {@code dev.padlock.core.transaction.JtaTransactions})
+ * @param releaseTimings when calls of each release policy release, if not at return ({@link #withTransactions} wires
+ *     {@link ReleasePolicy#AFTER_TRANSACTION}); a policy missing here releases at return
  * @param options the rules a test deployment may switch off; {@link EngineOptions#DEFAULTS} elsewhere
  */
 public record EngineWiring(
@@ -27,7 +32,7 @@ public record EngineWiring(
         Consumer<LockLost> lockLost,
         CallerContext callers,
         LockEvents events,
-        CallerTransactions transactions,
+        Map<ReleasePolicy, ReleaseTiming> releaseTimings,
         EngineOptions options) {
 
     public EngineWiring {
@@ -35,29 +40,41 @@ public record EngineWiring(
         Objects.requireNonNull(lockLost, "lockLost");
         Objects.requireNonNull(callers, "callers");
         Objects.requireNonNull(events, "events");
-        Objects.requireNonNull(transactions, "transactions");
+        releaseTimings = Map.copyOf(releaseTimings);
         Objects.requireNonNull(options, "options");
     }
 
-    /** A client and the observers of losses; no caller context, metrics or transactions, every rule on. */
+    /** A client and the observers of losses; no caller context, metrics or deferred release, every rule on. */
     public static EngineWiring of(Supplier<RedissonClient> client, Consumer<LockLost> lockLost) {
         return new EngineWiring(
-                client, lockLost, CallerContext.NONE, LockEvents.NONE, CallerTransactions.NONE, EngineOptions.DEFAULTS);
+                client, lockLost, CallerContext.NONE, LockEvents.NONE, Map.of(), EngineOptions.DEFAULTS);
     }
 
     public EngineWiring withCallers(CallerContext callers) {
-        return new EngineWiring(client, lockLost, callers, events, transactions, options);
+        return new EngineWiring(client, lockLost, callers, events, releaseTimings, options);
     }
 
     public EngineWiring withEvents(LockEvents events) {
-        return new EngineWiring(client, lockLost, callers, events, transactions, options);
+        return new EngineWiring(client, lockLost, callers, events, releaseTimings, options);
     }
 
+    /**
+     * Calls released under {@code policy} release when {@code timing} says; one timing per policy, the last given
+     * wins.
+     */
+    public EngineWiring withReleaseTiming(ReleasePolicy policy, ReleaseTiming timing) {
+        Map<ReleasePolicy, ReleaseTiming> timings = new EnumMap<>(ReleasePolicy.class);
+        timings.putAll(releaseTimings);
+        timings.put(policy, timing);
+        return new EngineWiring(client, lockLost, callers, events, timings, options);
+    }
+
+    /** Calls that end inside one of {@code transactions} keep their locks until it completes (the default policy). */
     public EngineWiring withTransactions(CallerTransactions transactions) {
-        return new EngineWiring(client, lockLost, callers, events, transactions, options);
+        return withReleaseTiming(ReleasePolicy.AFTER_TRANSACTION, new ReleaseAfterTransaction(transactions));
     }
 
     public EngineWiring withOptions(EngineOptions options) {
-        return new EngineWiring(client, lockLost, callers, events, transactions, options);
+        return new EngineWiring(client, lockLost, callers, events, releaseTimings, options);
     }
 }

@@ -13,7 +13,6 @@ import dev.padlock.core.operation.EngineServices;
 import dev.padlock.core.operation.LockOperation;
 import dev.padlock.core.operation.Operations;
 import dev.padlock.core.operation.Releaser;
-import dev.padlock.core.operation.TransactionWaits;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockedMethodValidator;
 import dev.padlock.core.plan.LockedSpec;
@@ -65,8 +64,7 @@ public final class PadlockEngine {
                 wiring.callers(),
                 turns,
                 wiring.events(),
-                wiring.transactions(),
-                new TransactionWaits());
+                wiring.releaseTimings());
     }
 
     /**

@@ -57,7 +57,7 @@ final class Acquirer {
                 services.renewal(),
                 services.releaser(),
                 services.client(),
-                services.transactionWaits(),
+                services.releaseTiming(plan.settings().release()),
                 holder,
                 handsOn);
     }
@@ -79,10 +79,8 @@ final class Acquirer {
         long lease =
                 rules.leaseMillis() > 0 ? rules.leaseMillis() : rules.renewal().leaseMillis();
         Taking taking = new Taking(rules, call, lease, System.nanoTime());
-        Object transaction = call.transaction();
-        if (transaction != null) {
-            taking.result.whenComplete(
-                    (taken, failure) -> rules.transactionWaits().waited(transaction, call));
+        if (call.scope() != null) {
+            taking.result.whenComplete((taken, failure) -> rules.timing().waited(call));
         }
         taking.takeFrom(0);
         return taking.result;

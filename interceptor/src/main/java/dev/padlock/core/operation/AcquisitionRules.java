@@ -17,6 +17,8 @@ import dev.padlock.core.turns.LocalTurns;
  * @param leaseMillis a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
  * @param fenced whether each acquisition gets a fencing token
  * @param holder whom {@code renewal} asks about the calls it watches
+ * @param timing when the method's calls release; a call ending inside what it waits for (the caller's transaction)
+ *     asks it whether a wait could never end
  * @param handsOn whether this method's calls hand their keys on: only then do they check a hold early
  */
 record AcquisitionRules(
@@ -29,7 +31,7 @@ record AcquisitionRules(
         LeaseRenewal renewal,
         Releaser releaser,
         RedisClientSource client,
-        TransactionWaits transactionWaits,
+        ReleaseTiming timing,
         LeaseHolder holder,
         boolean handsOn) {
 

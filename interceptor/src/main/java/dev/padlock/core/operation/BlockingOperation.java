@@ -19,9 +19,9 @@ final class BlockingOperation extends LockOperation {
     @Override
     public Object invoke(InvocationContext ctx) throws Exception {
         refuseIfCallerMustNotBlock();
-        Object transaction = callerTransaction();
-        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner(), awaitingTransaction(transaction));
-        call.joinTransaction(transaction);
+        Object scope = timing.scope();
+        LockedCall call = calls.newCall(ctx.getParameters(), nextCallOwner(), timing.keptFor(scope));
+        call.endsInside(scope);
         if (!acquireAll(call)) {
             return skipped();
         }

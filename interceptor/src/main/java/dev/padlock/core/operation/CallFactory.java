@@ -77,8 +77,11 @@ final class CallFactory {
         return newCall(args, owner, List.of());
     }
 
-    /** As {@link #newCall(Object[], long)}, sharing the holds of {@code awaitingTransaction} (see {@link LockedCall}). */
-    LockedCall newCall(Object[] args, long owner, List<LockedCall> awaitingTransaction) {
+    /**
+     * As {@link #newCall(Object[], long)}, sharing the holds of {@code keptForScope}: the calls that keep their locks
+     * until what this one ends inside completes ({@link ReleaseTiming#keptFor}; see {@link LockedCall}).
+     */
+    LockedCall newCall(Object[] args, long owner, List<LockedCall> keptForScope) {
         String[] names = keys.render(args);
         Object acquiring = acquiring();
         refuseIfInterrupted(names, acquiring);
@@ -96,7 +99,7 @@ final class CallFactory {
                         interrupted ? e.getCause() : e);
             }
         }
-        return newCall(names, redisson, owner, acquiring, awaitingTransaction);
+        return newCall(names, redisson, owner, acquiring, keptForScope);
     }
 
     /**
@@ -170,16 +173,12 @@ final class CallFactory {
     }
 
     private LockedCall newCall(
-            String[] names,
-            RedissonClient redisson,
-            long owner,
-            Object acquiring,
-            List<LockedCall> awaitingTransaction) {
+            String[] names, RedissonClient redisson, long owner, Object acquiring, List<LockedCall> keptForScope) {
         RLock[] locks = new RLock[names.length];
         for (int i = 0; i < names.length; i++) {
             locks[i] = kind.lock(redisson, names[i]);
         }
-        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff, awaitingTransaction);
+        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff, keptForScope);
         call.startedAcquiring(acquiring);
         return call;
     }

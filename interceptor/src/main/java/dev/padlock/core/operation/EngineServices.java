@@ -1,18 +1,19 @@
 package dev.padlock.core.operation;
 
 import dev.padlock.core.CallerContext;
-import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.events.LockLossReporter;
 import dev.padlock.core.lease.LeaseRenewal;
 import dev.padlock.core.turns.LocalTurns;
+import java.util.Map;
 
 /**
  * What the operations of one engine (one application) share: its client, one renewal timer for all its held locks,
- * one releaser, one loss reporter, its callers' context, one local queue per key, who observes its locks, its
- * callers' transactions, and what those transactions keep and wait for.
+ * one releaser, one loss reporter, its callers' context, one local queue per key, who observes its locks, and when
+ * a call of each release policy releases.
  */
 public record EngineServices(
         RedisClientSource client,
@@ -22,5 +23,10 @@ public record EngineServices(
         CallerContext callers,
         LocalTurns<HandOff.Hold> turns,
         LockEvents events,
-        CallerTransactions transactions,
-        TransactionWaits transactionWaits) {}
+        Map<ReleasePolicy, ReleaseTiming> releaseTimings) {
+
+    /** When calls of a method released under {@code policy} release; {@link ReleaseTiming#AT_RETURN} if not wired. */
+    public ReleaseTiming releaseTiming(ReleasePolicy policy) {
+        return releaseTimings.getOrDefault(policy, ReleaseTiming.AT_RETURN);
+    }
+}

@@ -4,11 +4,9 @@ import dev.padlock.LockException;
 import dev.padlock.LockLostException;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.core.CallerContext;
-import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.config.LeaseLossPolicy;
-import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.plan.LockPlan;
@@ -17,8 +15,6 @@ import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
 import jakarta.interceptor.InvocationContext;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -56,10 +52,10 @@ public abstract class LockOperation {
     final CallFactory calls;
     final Acquirer acquirer;
     final Releaser releaser;
-    /** The callers' transactions, for a lock released after them; {@code NONE} for one released on return. */
-    private final CallerTransactions transactions;
-    /** What this application's callers' transactions keep and wait for (see {@link TransactionWaits}). */
-    private final TransactionWaits transactionWaits;
+    /** When a call whose work is done releases: at once, or once what it ended inside completes. */
+    final ReleaseTiming timing;
+    /** What {@link #timing} may do with a call whose release it took over. */
+    private final ReleaseTiming.Deferred deferred;
 
     /** @param endsOnReturn whether the method's work is done when it returns (see {@link Acquirer}) */
     LockOperation(LockPlan plan, Class<?>[] parameterTypes, EngineServices services, boolean endsOnReturn) {
@@ -76,10 +72,26 @@ public abstract class LockOperation {
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.callers = services.callers();
         this.releaser = services.releaser();
-        this.transactions = plan.settings().release() == ReleasePolicy.AFTER_TRANSACTION
-                ? services.transactions()
-                : CallerTransactions.NONE;
-        this.transactionWaits = services.transactionWaits();
+        this.timing = services.releaseTiming(plan.settings().release());
+        this.deferred = new ReleaseTiming.Deferred() {
+            @Override
+            public boolean mustFail(LockedCall call) {
+                if (!throwOnLoss) {
+                    LockLosses.overdueNow(call, System.nanoTime()); // found and reported, but nothing fails for it
+                    return false;
+                }
+                // A renewal or a hand-off's check still in flight may yet find the lock lost: its answer decides, not
+                // the moment the scope began to complete. Bounded like a release; answered at once, usually.
+                Acquisition.awaitUninterruptibly(
+                        call.inFlightAnswered(), System.nanoTime() + Releaser.RELEASE_TIMEOUT_NANOS);
+                return LockLosses.overdueNow(call, System.nanoTime()) != null;
+            }
+
+            @Override
+            public void release(LockedCall call) {
+                releaser.releaseAll(call);
+            }
+        };
         MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), kind.handsOff(), leaseMillis, services.renewal()::leaseMillis);
         this.acquirer =
@@ -222,77 +234,15 @@ public abstract class LockOperation {
     }
 
     /**
-     * A call whose work is done: releases its locks now, or, when it ended inside its caller's transaction, once that
-     * transaction completes ({@link ReleaseAfterTransaction}); then gives the caller its {@link #outcome}, which
-     * counts the locks lost so far.
+     * A call whose work is done: releases its locks now, or, when it ended inside something its release waits for (its
+     * caller's transaction), leaves them to {@link #timing}; then gives the caller its {@link #outcome}, which counts
+     * the locks lost so far.
      */
     final Object endThenOutcome(LockedCall call, Object value, Throwable failure) throws Exception {
-        if (call.takenCount() > 0 && awaitsTransaction(call)) {
+        if (call.takenCount() > 0 && timing.defer(call, deferred)) {
             return outcome(call, value, failure);
         }
         return releaseThenOutcome(call, value, failure);
-    }
-
-    /**
-     * Whether the call's release was handed to its caller's transaction. Whatever the transaction manager throws, an
-     * Error too, the call is released now instead: a lock is never kept for a transaction nobody will tell it of.
-     */
-    private boolean awaitsTransaction(LockedCall call) {
-        try {
-            if (!transactions.isActive()) {
-                return false; // the common case, allocation-free
-            }
-            Object transaction = transactions.current();
-            call.awaitTransaction(); // before the transaction can complete, maybe on another thread
-            // before it can complete, too: its keys are known to be kept from now on
-            transactionWaits.keep(transaction, call);
-            if (transactions.awaitCompletion(
-                    new ReleaseAfterTransaction(call, transaction, releaser, transactionWaits, throwOnLoss))) {
-                return true;
-            }
-            transactionWaits.release(transaction, call);
-        } catch (RuntimeException | Error e) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "Padlock could not register " + plan.method() + " with its caller's transaction, so its lock is"
-                            + " released now, before that transaction commits. Check the transaction manager's"
-                            + " log; set padlock.locks.\"" + plan.lockName() + "\".release=on-return to skip the"
-                            + " attempt",
-                    e);
-        }
-        call.releaseAtReturn();
-        return false;
-    }
-
-    /**
-     * The caller's transaction, for a call that keeps its locks until it completes, as {@link
-     * CallerTransactions#current} identifies it; {@code null} when none is active (the common case, allocation-free),
-     * or when locks are released on return.
-     */
-    final Object callerTransaction() {
-        return transactions.isActive() ? transactions.current() : null;
-    }
-
-    /**
-     * The calls of {@code transaction}, the caller's, that wait for it to complete before they release: a new call
-     * shares their holds rather than waiting for them (see {@link LockedCall}). Empty when {@code transaction} is
-     * {@code null}.
-     */
-    final List<LockedCall> awaitingTransaction(Object transaction) {
-        if (transaction == null) {
-            return List.of(); // no allocation, the common case
-        }
-        List<CallerTransactions.Completion> waiting = transactions.awaiting();
-        if (waiting.isEmpty()) {
-            return List.of();
-        }
-        List<LockedCall> calls = new ArrayList<>(waiting.size());
-        for (CallerTransactions.Completion completion : waiting) {
-            if (completion instanceof ReleaseAfterTransaction release) {
-                calls.add(release.call);
-            }
-        }
-        return calls;
     }
 
     /**

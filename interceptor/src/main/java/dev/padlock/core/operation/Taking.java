@@ -9,7 +9,6 @@ import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.turns.LocalTurns;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
@@ -64,7 +63,7 @@ final class Taking {
             done();
             return;
         }
-        if (call.transaction() != null && closesATransactionCycle(index)) {
+        if (call.scope() != null && neverEnds(index)) {
             return;
         }
         long wait = index == 0 ? rules.waitMillis() : remainingMillis();
@@ -143,29 +142,17 @@ final class Taking {
     }
 
     /**
-     * Whether waiting for lock {@code index} would close a cycle of this application's transactions, each waiting for
-     * a key the next keeps until it completes ({@link TransactionWaits}): then the call fails at once, releasing what
-     * it took, rather than wait its whole wait for a key that can only be released after its own transaction ends.
+     * Whether waiting for lock {@code index} could never end, as the call's release timing sees it (two transactions
+     * each waiting for a key the other keeps until it completes): then the call fails at once, releasing what it took,
+     * rather than wait its whole wait for a key that can only be released after its own scope ends.
      */
-    private boolean closesATransactionCycle(int index) {
+    private boolean neverEnds(int index) {
         String key = call.locks[index].getName();
-        List<String> cycle = rules.transactionWaits().waitFor(call.transaction(), call, key);
-        if (cycle == null) {
+        String why = rules.timing().neverEnds(call, key);
+        if (why == null) {
             return false;
         }
-        String others = String.join(", which is kept by a transaction that waits for ", cycle.subList(1, cycle.size()));
-        fail(
-                rules.notAcquired(
-                        key,
-                        "another transaction of this application keeps this key until it completes and waits for "
-                                + others + ", which this call's transaction keeps until it completes: each would wait"
-                                + " for the other until its wait ends (padlock.release=after-transaction keeps every"
-                                + " key a transaction took until it completes), so this call fails at once. Take the"
-                                + " keys in one order in every transaction (sorted, for instance), or in one call"
-                                + " with a key template per key (Padlock sorts them), or set padlock.locks.\""
-                                + rules.plan().lockName() + "\".release=on-return",
-                        null),
-                LockEvents.Outcome.NOT_ACQUIRED);
+        fail(rules.notAcquired(key, why, null), LockEvents.Outcome.NOT_ACQUIRED);
         return true;
     }
 

@@ -1,6 +1,5 @@
 package dev.padlock.core.transaction;
 
-import dev.padlock.core.CallerTransactions;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;

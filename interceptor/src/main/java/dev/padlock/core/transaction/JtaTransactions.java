@@ -1,6 +1,5 @@
 package dev.padlock.core.transaction;
 
-import dev.padlock.core.CallerTransactions;
 import java.util.function.Supplier;
 
 /**

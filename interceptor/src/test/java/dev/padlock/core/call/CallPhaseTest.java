@@ -25,8 +25,8 @@ class CallPhaseTest {
         assertThat(call.phase()).isEqualTo(CallPhase.ACQUIRING);
         LockedCall.unbind(call.bind());
         assertThat(call.phase()).isEqualTo(CallPhase.RUNNING);
-        call.awaitTransaction();
-        assertThat(call.phase()).isEqualTo(CallPhase.AWAITING_TRANSACTION);
+        call.deferRelease("awaiting transaction");
+        assertThat(call.phase()).isEqualTo(CallPhase.DEFERRED);
         assertThat(call.beginRelease()).as("nothing in flight").isDone();
         assertThat(call.phase()).isEqualTo(CallPhase.RELEASING);
         assertThat(call.isReleased()).isTrue();
@@ -40,7 +40,7 @@ class CallPhaseTest {
     void aTransactionThatRefusesTheCallLeavesItToBeReleasedAtReturn() {
         LockedCall call = call();
         LockedCall.unbind(call.bind());
-        call.awaitTransaction();
+        call.deferRelease("awaiting transaction");
         call.releaseAtReturn();
         assertThat(call.phase()).isEqualTo(CallPhase.RUNNING);
     }

@@ -2,13 +2,13 @@ package dev.padlock.core.operation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.core.CallerTransactions;
 import dev.padlock.core.config.ConfigView;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
 import dev.padlock.core.engine.EngineWiring;
 import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.core.plan.LockedMethodValidator;
+import dev.padlock.core.transaction.CallerTransactions;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import java.util.List;

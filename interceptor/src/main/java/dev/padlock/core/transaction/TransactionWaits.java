@@ -1,4 +1,4 @@
-package dev.padlock.core.operation;
+package dev.padlock.core.transaction;
 
 import dev.padlock.core.call.LockedCall;
 import java.util.ArrayList;
@@ -14,9 +14,9 @@ import java.util.Set;
  * opposite orders would each wait for a key the other keeps until it completes, which it cannot do before it gets the
  * key it waits for: both would wait their whole wait, then fail. The wait that would close such a cycle fails at once
  * instead, so the other transaction goes on once this one ends. Only this application's transactions are seen; a cycle
- * through another application's is left to the waits' ends. One per engine, used only by calls inside a transaction.
+ * through another application's is left to the waits' ends. One per engine, kept by {@link ReleaseAfterTransaction}.
  */
-public final class TransactionWaits {
+final class TransactionWaits {
 
     /** Guarded by this: the transaction that keeps each key until it completes. */
     private final Map<String, Object> keptBy = new HashMap<>();

@@ -1,12 +1,12 @@
-package dev.padlock.core;
+package dev.padlock.core.transaction;
 
 import java.util.List;
 
 /**
- * The caller's transaction, for calls whose locks must outlive it: a call that ends while a transaction is active on
- * its thread is released once that transaction has completed, so the next holder reads what it committed. Where
- * Jakarta Transactions is on the class path, {@code dev.padlock.core.transaction.JtaTransactions} gives the caller's
- * JTA transaction; elsewhere there is none ({@link #NONE}).
+ * The caller's transaction as {@link ReleaseAfterTransaction} sees it: a call that ends while a transaction is
+ * active on its thread is released once that transaction has completed, so the next holder reads what it committed.
+ * Where Jakarta Transactions is on the class path, {@link JtaTransactions} gives the caller's JTA transaction;
+ * elsewhere there is none ({@link #NONE}).
  */
 public interface CallerTransactions {
 
