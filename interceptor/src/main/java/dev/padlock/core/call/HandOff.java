@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  * hold, within one round trip, as {@code LockLost} {@code HAND_OFF}), and the key is not handed on past it. A body
  * longer than one round trip waits for nothing: its check is answered before it ends.
  *
- * <p>A hold is handed on only while it is sound and the chain is within its bound ({@link LockedCall#mayHandOn}):
+ * <p>A hold is handed on only while it is sound and the chain is within its bound ({@link CallTurns#mayHandOn}):
  *
  * <ul>
  *   <li>not lost, not in doubt, and no renewal or check failed: a loss suspected must surface, not travel;
@@ -113,7 +113,7 @@ public final class HandOff {
     }
 
     /**
-     * Whether a sound hold (see {@link LockedCall#mayHandOn}) is within the chain's bounds and far enough from its
+     * Whether a sound hold (see {@link CallTurns#mayHandOn}) is within the chain's bounds and far enough from its
      * deadline to be handed on (see the class comment).
      *
      * @param adopted the hold as it was handed to the finishing call, or {@code null} if that call took it from Redis

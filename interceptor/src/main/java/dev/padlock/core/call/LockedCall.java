@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
 
@@ -78,31 +77,14 @@ public final class LockedCall extends LeaseBook {
     /** While the call's release is deferred ({@link CallPhase#DEFERRED}), what the live view says it waits for. */
     private volatile String deferredFor;
 
-    /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
-    private final LocalTurns<HandOff.Hold> turns;
-    /** With {@link #turns}: which locks this call holds the turn for (guarded by this). */
-    private final boolean[] turnsHeld;
+    /** The call's place in this application's queue for each key, and the holds handed to it ({@link HandOff}). */
+    public final CallTurns turns;
 
-    /**
-     * By lock index, the enclosing call on this thread that holds the same key already, or {@code null}: this call
-     * shares that hold instead of asking Redis (see {@link #sharesHolds}). {@code null} when there is none, the common
-     * case.
-     */
-    private LockedCall[] hosts; // written by the constructor only, as hostIndexes
-
-    private int[] hostIndexes;
+    /** The enclosing calls whose holds this call shares, by lock index; {@code null}: none, the common case. */
+    private final SharedHolds hosts;
 
     /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
     private LockedCall enclosing;
-
-    /** When the call's locks are handed on to the next local caller instead of unlocked; {@code null}: never. */
-    private final HandOff handOff;
-
-    /**
-     * By lock index, the Redis hold another call of this application handed to this one ({@link HandOff}), or
-     * {@code null}; {@code null} until the first. Written by the thread that adopts, before the lock counts as taken.
-     */
-    private volatile HandOff.Hold[] adopted;
 
     /**
      * @param keptForScope the calls that ended inside what this call ends inside (the caller's transaction) and keep
@@ -118,44 +100,16 @@ public final class LockedCall extends LeaseBook {
             HandOff handOff,
             List<LockedCall> keptForScope) {
         super(locks.length);
-        this.handOff = handOff;
         this.facts = facts;
         this.locks = locks;
         this.owner = owner;
         this.tokens = fenced ? new long[locks.length] : null;
-        this.turns = turns;
-        this.turnsHeld = turns != null ? new boolean[locks.length] : null;
-        for (LockedCall call = CURRENT.get(); call != null; call = call.enclosing) {
-            shareHoldsOf(call);
-        }
-        for (LockedCall call : keptForScope) {
-            shareHoldsOf(call);
-        }
-    }
-
-    /**
-     * Constructor only: records, by lock index, that this call shares the holds {@code call} has of its keys, for
-     * the keys no call found before holds; the arrays are allocated on the first (none, in the common case).
-     */
-    private void shareHoldsOf(LockedCall call) {
-        if (!call.facts.sameEngineAs(facts)) {
-            return; // another application's call, run on this thread: its holds are not this one's
-        }
-        for (int i = 0; i < locks.length; i++) {
-            int j = call.indexOf(locks[i].getName());
-            if (j >= 0 && (hosts == null || hosts[i] == null)) {
-                if (hosts == null) {
-                    hosts = new LockedCall[locks.length];
-                    hostIndexes = new int[locks.length];
-                }
-                hosts[i] = call;
-                hostIndexes[i] = j;
-            }
-        }
+        this.turns = new CallTurns(this, turns, handOff);
+        this.hosts = SharedHolds.of(this, CURRENT.get(), keptForScope);
     }
 
     /** The index of the lock on {@code key} among those this call has taken, or -1. */
-    private int indexOf(String key) {
+    int indexOf(String key) {
         int count = takenCount;
         for (int j = 0; j < count; j++) {
             if (locks[j].getName().equals(key)) {
@@ -178,16 +132,17 @@ public final class LockedCall extends LeaseBook {
 
     /** Whether lock {@code index} is held by an enclosing call, whose hold this call shares. */
     public boolean sharesHold(int index) {
-        return hosts != null && hosts[index] != null;
+        return hosts != null && hosts.host(index) != null;
     }
 
     /** The enclosing call whose hold of lock {@code index} this call shares; see {@link #sharesHold}. */
     public LockedCall host(int index) {
-        return hosts[index];
+        return hosts.host(index);
     }
 
+    /** The index of lock {@code index}'s key among the locks of its {@link #host}. */
     public int hostIndex(int index) {
-        return hostIndexes[index];
+        return hosts.hostIndex(index);
     }
 
     /**
@@ -197,12 +152,12 @@ public final class LockedCall extends LeaseBook {
      * completed on another thread): there is no hold to share any more, and nothing was taken.
      */
     public boolean shareHold(int index) {
-        LockedCall host = hosts[index];
+        LockedCall host = hosts.host(index);
         if (!host.admitSharer()) {
             return false;
         }
         if (tokens != null) {
-            tokens[index] = host.tokens[hostIndexes[index]];
+            tokens[index] = host.tokens[hosts.hostIndex(index)];
         }
         markTaken(index + 1);
         return true;
@@ -214,188 +169,22 @@ public final class LockedCall extends LeaseBook {
      * caller to release; {@code null} when there are none, the common case. Called once per call.
      */
     public LockedCall[] stopSharing() {
-        if (hosts == null) {
-            return null;
-        }
-        LockedCall[] due = null;
-        int count = takenCount;
-        for (int i = 0; i < count; i++) {
-            if (hosts[i] != null && hosts[i].sharerEnded()) {
-                if (due == null) {
-                    due = new LockedCall[count];
-                }
-                due[i] = hosts[i];
-            }
-        }
-        return due;
-    }
-
-    /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
-    public boolean queuesFor(int index) {
-        return turns != null && !sharesHold(index);
-    }
-
-    /**
-     * The turn for lock {@code index} was granted to this call; false when the call has ended meanwhile, so the
-     * caller must pass the turn on itself.
-     */
-    public synchronized boolean tookTurn(int index) {
-        if (!holdsLocks()) {
-            return false;
-        }
-        turnsHeld[index] = true;
-        return true;
-    }
-
-    /**
-     * Lock {@code index} is released, was never taken, or its lease is over: the next call of this application may
-     * ask Redis. Passes the turn at most once per lock and call, and only if this call holds it.
-     */
-    public void passTurn(int index) {
-        passTurn(index, 0);
-    }
-
-    /**
-     * As {@link #passTurn(int)}; the next caller waits {@code yieldNanos} before asking Redis, so that a caller of
-     * another application, waiting in Redis for the key this call just unlocked, gets it first.
-     */
-    public void passTurn(int index, long yieldNanos) {
-        if (turns == null) {
-            return;
-        }
-        synchronized (this) {
-            if (!turnsHeld[index]) {
-                return;
-            }
-            turnsHeld[index] = false;
-        }
-        turns.pass(locks[index].getName(), yieldNanos);
-    }
-
-    /**
-     * The owner id lock {@code index} is held under in Redis: the call's own when it took the lock from Redis, or for
-     * a lock handed to it, the hold's (see {@link HandOff.Hold}): an owner id names one Redis hold, and passes with it.
-     */
-    public long ownerOf(int index) {
-        HandOff.Hold[] holds = adopted;
-        return holds == null || holds[index] == null ? owner : holds[index].owner();
-    }
-
-    /** The hold of lock {@code index} that was handed to this call, or {@code null} if it took the lock itself. */
-    HandOff.Hold adoptedHold(int index) {
-        HandOff.Hold[] holds = adopted;
-        return holds == null ? null : holds[index];
-    }
-
-    /**
-     * Lock {@code index} was handed to this call with {@code hold}, the turn with it: the call holds it under the
-     * hold's owner until the inherited deadline (or a later one Redis confirms). The caller then marks it taken.
-     */
-    public void adopt(int index, HandOff.Hold hold) {
-        HandOff.Hold[] holds = adopted;
-        if (holds == null) {
-            holds = new HandOff.Hold[locks.length];
-        }
-        holds[index] = hold;
-        adopted = holds;
-        inherited(index, hold.deadline());
-    }
-
-    /**
-     * By lock index, Redis's answer to a check sent while this call held the lock (after it began), that its owner
-     * still holds it; {@code null} until the first. Only such an answer lets the call hand the lock on ({@link
-     * HandOff}).
-     */
-    private volatile CompletableFuture<?>[] checks;
-
-    /** Records the check of lock {@code index} sent while this call holds it (see {@link #checkOf}). */
-    public void checked(int index, CompletableFuture<Boolean> check) {
-        CompletableFuture<?>[] all = checks;
-        if (all == null) {
-            all = new CompletableFuture<?>[locks.length];
-        }
-        all[index] = check;
-        checks = all;
-    }
-
-    /** The check of lock {@code index} sent while this call held it, or {@code null}: none was sent. */
-    @SuppressWarnings("unchecked")
-    public CompletableFuture<Boolean> checkOf(int index) {
-        CompletableFuture<?>[] all = checks;
-        return all == null ? null : (CompletableFuture<Boolean>) all[index];
-    }
-
-    /** Whether other calls of this application wait for lock {@code index}'s key; a hint (see {@link LocalTurns}). */
-    public boolean hasLocalWaiters(int index) {
-        return turns != null && turns.hasWaiters(locks[index].getName());
-    }
-
-    /**
-     * The call is done with lock {@code index}, which Redis confirmed it holds: hands {@code hold} (the key, still held
-     * in Redis) to the next call of this application waiting for it. True when handed on: the turn went with it;
-     * false when nobody took it, and the caller must unlock it and pass the turn as usual.
-     */
-    public boolean handOn(int index, HandOff.Hold hold) {
-        synchronized (this) {
-            if (!turnsHeld[index]) {
-                return false; // passed on already (found lost just now): the next caller asks Redis
-            }
-            turnsHeld[index] = false; // claimed here, so that no one passes it beside the hand-off
-        }
-        if (turns.handOff(locks[index].getName(), hold)) {
-            return true;
-        }
-        synchronized (this) {
-            turnsHeld[index] = true; // nobody waits: kept until the key is unlocked in Redis
-        }
-        return false;
-    }
-
-    /**
-     * Whether the call, finishing, may hand lock {@code index} on, by what it knows itself: not lost, not in doubt, no
-     * renewal or check failed (a loss suspected must surface, not travel), and within its {@link HandOff} bounds.
-     * Redis's confirmation is asked for separately. Called once the call's renewals and checks are answered and none
-     * is sent any more.
-     */
-    public boolean mayHandOn(int index, long now) {
-        if (handOff == null || index == inDoubt || isLost(index) || lastRenewalFailure() != null) {
-            return false;
-        }
-        return handOff.allows(adoptedHold(index), chainStart(index), ownDeadline(index), now);
-    }
-
-    /** The hold of lock {@code index} to hand to the next local caller, once {@link #mayHandOn} said yes. */
-    public HandOff.Hold holdToHandOn(int index) {
-        HandOff.Hold adopted = adoptedHold(index);
-        return new HandOff.Hold(
-                ownerOf(index),
-                ownDeadline(index),
-                chainStart(index),
-                (adopted == null ? 0 : adopted.handOffs()) + 1,
-                new CompletableFuture<>());
-    }
-
-    /**
-     * How long this application's next caller sits out after this call ended its chain on lock {@code index} by
-     * unlocking it while {@code others} other clients wait for it in Redis (see {@link HandOff#sitOutNanos}); 0
-     * where keys are not handed on.
-     */
-    public long sitOutNanos(int index, long others, long now) {
-        return handOff == null ? 0 : handOff.sitOutNanos(chainStart(index), others, now);
-    }
-
-    /**
-     * A call that took the key from Redis starts the chain when it took its first lock: for a later lock of a
-     * multi-key call that is a little early, which only ends the chain sooner.
-     */
-    private long chainStart(int index) {
-        HandOff.Hold adopted = adoptedHold(index);
-        return adopted == null ? acquiredNanos : adopted.chainStart();
+        return hosts == null ? null : hosts.stop(takenCount);
     }
 
     /** When the call took its first lock ({@link System#nanoTime}). */
     public long acquiredNanos() {
         return acquiredNanos;
+    }
+
+    /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
+    public boolean queuesFor(int index) {
+        return turns.queue() && !sharesHold(index);
+    }
+
+    /** The owner id lock {@code index} is held under in Redis; see {@link CallTurns#ownerOf}. */
+    public long ownerOf(int index) {
+        return turns.ownerOf(index);
     }
 
     /**
@@ -503,7 +292,7 @@ public final class LockedCall extends LeaseBook {
 
     /** The deadline of lock {@code index} ({@link System#nanoTime}), the enclosing call's if shared; 0 if not taken. */
     public long deadline(int index) {
-        return sharesHold(index) ? hosts[index].deadline(hostIndexes[index]) : ownDeadline(index);
+        return sharesHold(index) ? host(index).deadline(hostIndex(index)) : ownDeadline(index);
     }
 
     /**

@@ -48,7 +48,7 @@ public final class LockLosses {
      */
     public static LockLost lostAtRelease(LockedCall call, int index) {
         LockLost loss = recordLoss(call, index, LockLost.Detection.RELEASE, null);
-        call.passTurn(index);
+        call.turns.passTurn(index);
         return loss;
     }
 
@@ -62,7 +62,7 @@ public final class LockLosses {
             return call.lossOf(index);
         }
         call.facts.reporter().reportLater(loss);
-        call.passTurn(index);
+        call.turns.passTurn(index);
         return loss;
     }
 

@@ -33,7 +33,7 @@ final class Acquirer {
     /**
      * @param leaseMillis a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
      * @param holder whom the renewal asks about the calls it watches
-     * @param handsOn whether this method's calls hand their keys on
+     * @param handsOff whether this method's calls hand their keys on
      */
     Acquirer(
             LockPlan plan,
@@ -44,7 +44,7 @@ final class Acquirer {
             LocalTurns<HandOff.Hold> turns,
             EngineServices services,
             LeaseHolder holder,
-            boolean handsOn) {
+            boolean handsOff) {
         this.plan = plan;
         this.endsOnReturn = endsOnReturn;
         this.rules = new AcquisitionRules(
@@ -59,7 +59,7 @@ final class Acquirer {
                 services.client(),
                 services.releaseTiming(plan.settings().release()),
                 holder,
-                handsOn);
+                handsOff);
     }
 
     /**

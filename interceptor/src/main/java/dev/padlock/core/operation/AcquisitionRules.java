@@ -19,7 +19,7 @@ import dev.padlock.core.turns.LocalTurns;
  * @param holder whom {@code renewal} asks about the calls it watches
  * @param timing when the method's calls release; a call ending inside what it waits for (the caller's transaction)
  *     asks it whether a wait could never end
- * @param handsOn whether this method's calls hand their keys on: only then do they check a hold early
+ * @param handsOff whether this method's calls hand their keys on: only then do they check a hold early
  */
 record AcquisitionRules(
         LockPlan plan,
@@ -33,7 +33,7 @@ record AcquisitionRules(
         RedisClientSource client,
         ReleaseTiming timing,
         LeaseHolder holder,
-        boolean handsOn) {
+        boolean handsOff) {
 
     /** Why lock {@code key} was not acquired, in words naming the method, its wait and the fix. */
     LockNotAcquiredException notAcquired(String key, String reason, Throwable cause) {

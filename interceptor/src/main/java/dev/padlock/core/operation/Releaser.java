@@ -16,32 +16,13 @@ import java.util.concurrent.locks.LockSupport;
 import org.redisson.api.RedissonClient;
 
 /**
- * Ends calls: releases their locks (unlocks them in Redis, or hands them to the next caller of the application, see
- * {@link HandOff}), or leaves them to lapse; either way passes on their local turns and reports the locks found lost
- * on the way. One per engine: it needs nothing of the method.
- *
- * <p>After unlocking a key that callers of this application wait for, it asks Redis whether another application
- * waits for it too; if so, this application's next caller gives way before asking Redis, so that the other
- * application takes the key rather than losing a race to a caller that was ready in this JVM before the unlock was
- * even answered. Without that, a hot key's bounded chains would hand it straight back to their own application. It
- * gives way for two round trips of the unlock; when several others wait, for as long as its chain held the key, once
- * per other application but one ({@link HandOff#sitOutNanos}), so that turns go round rather than to whichever
- * waiter answers first.
- *
- * <p>A little over 250 lines: unlocking, handing on and giving way are three endings of one release and share its
- * loss reporting.
+ * Ends calls: releases their locks (unlocks them in Redis, or hands them to the next caller of the application,
+ * through {@link HandingOn}), or leaves them to lapse; either way passes on their local turns and reports the locks
+ * found lost on the way, within {@link #RELEASE_TIMEOUT_NANOS}. One per engine: it needs nothing of the method.
  */
 public final class Releaser {
 
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-
-    /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
-    private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
-
-    /** How many of the unlock's round trips the next caller gives way; see {@link #yieldNanos}. */
-    private static final int YIELD_ROUND_TRIPS = 2;
-
-    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     /**
      * How long a release waits for Redis: a healthy server answers in milliseconds, and Redisson gives up on an
@@ -57,16 +38,14 @@ public final class Releaser {
     /** Releases begun and not yet answered or reported, for {@link #awaitReleases}. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    /**
-     * Whether the next caller gives way to other applications after an unlock: always, but in the control of a test
-     * that shows what happens without it (the application wins its key straight back); see {@code EngineOptions}.
-     */
-    private final boolean givesWay;
+    /** Hands keys on to this application's next callers, or unlocks them and has those give way. */
+    private final HandingOn handingOn;
 
+    /** @param givesWay see {@link HandingOn}; always, but in a test's control ({@code EngineOptions}) */
     public Releaser(LeaseRenewal renewal, RedisClientSource client, boolean givesWay) {
         this.renewal = renewal;
         this.client = client;
-        this.givesWay = givesWay;
+        this.handingOn = new HandingOn(client, givesWay);
     }
 
     /**
@@ -95,12 +74,12 @@ public final class Releaser {
         Acquisition.awaitUninterruptibly(renewals, end);
         if (call.takenCount() == 1
                 && !call.sharesHold(0)
-                && !call.hasLocalWaiters(0)
+                && !call.turns.hasLocalWaiters(0)
                 && call.facts.holdAtLeastMillis() == 0) {
             // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
             Throwable failure =
                     Acquisition.awaitUninterruptibly(Acquisition.unlock(call.locks[0], call.ownerOf(0)), end);
-            call.passTurn(0);
+            call.turns.passTurn(0);
             LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, unanswered(failure));
             if (loss != null) {
                 call.facts.reporter().reportNow(loss);
@@ -251,67 +230,9 @@ public final class Releaser {
         if (call.facts.holdAtLeastMillis() > 0) {
             // never handed on: the key stays with the call that took it, if its body ran (a call that took a key
             // without running, or in doubt, must not keep the occurrence from the instance that runs it)
-            return call.keepsHoldAtLeast(index) ? keepOrUnlock(call, index) : unlock(call, index);
+            return call.keepsHoldAtLeast(index) ? keepOrUnlock(call, index) : handingOn.unlock(call, index);
         }
-        if (!call.hasLocalWaiters(index) || !call.mayHandOn(index, System.nanoTime())) {
-            return unlock(call, index); // the common case, an uncontended key
-        }
-        CompletableFuture<Boolean> check = call.checkOf(index);
-        if (check == null || check.isCompletedExceptionally()) {
-            // nothing confirmed the hold since the call took it from Redis: ask now, before anyone starts on it
-            check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
-        }
-        return check.handle((held, failure) -> failure == null ? held : null).thenCompose(held -> {
-            if (held == null) {
-                return unlock(call, index); // Redis could not say: the unlock tells
-            }
-            if (!held) {
-                return report(call, LockLosses.lostAtRelease(call, index)); // gone: nothing to unlock or hand on
-            }
-            HandOff.Hold hold = call.holdToHandOn(index);
-            if (!call.handOn(index, hold)) {
-                return unlock(call, index); // nobody waits any more
-            }
-            return hold.confirmed()
-                    .handle((stillHeld, failure) -> {
-                        if (failure != null) {
-                            return LockLosses.releaseFailed(call, index, failure);
-                        }
-                        return Boolean.TRUE.equals(stillHeld) ? null : LockLosses.lostAtRelease(call, index);
-                    })
-                    .thenCompose(loss -> report(call, loss));
-        });
-    }
-
-    /**
-     * Unlocks lock {@code index} in Redis, owner-checked, then passes its turn on. When callers of this application
-     * wait for the key, asks at the same time whether another application waits for it in Redis; if one does, the
-     * next caller here gives way before asking Redis (see the class comment).
-     */
-    private CompletableFuture<Void> unlock(LockedCall call, int index) {
-        String key = call.locks[index].getName();
-        CompletableFuture<Long> others = givesWay && call.hasLocalWaiters(index) ? listeners(call, key) : null;
-        long sent = System.nanoTime();
-        CompletableFuture<Void> unlock = Acquisition.unlock(call.locks[index], call.ownerOf(index));
-        CompletableFuture<LockLost> loss;
-        if (others == null) {
-            loss = unlock.handle((ignored, failure) -> {
-                call.passTurn(index);
-                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
-            });
-        } else {
-            loss = unlock.handle((ignored, failure) -> failure).thenCombine(others, (failure, listening) -> {
-                long now = System.nanoTime();
-                long yield = 0;
-                if (listening > 0) {
-                    yield = yieldNanos(now - sent);
-                    yield = Math.max(yield, call.sitOutNanos(index, listening, now));
-                }
-                call.passTurn(index, yield);
-                return failure == null ? null : LockLosses.releaseFailed(call, index, failure);
-            });
-        }
-        return loss.thenCompose(lost -> report(call, lost));
+        return handingOn.handOnOrUnlock(call, index);
     }
 
     /**
@@ -326,7 +247,7 @@ public final class Releaser {
         long leftMillis = call.facts.holdAtLeastMillis() - elapsedMillis;
         RedissonClient redisson = client.getNow();
         if (leftMillis <= 0 || redisson == null) {
-            return unlock(call, index);
+            return handingOn.unlock(call, index);
         }
         CompletableFuture<Boolean> kept;
         try {
@@ -339,7 +260,7 @@ public final class Releaser {
             kept = CompletableFuture.failedFuture(e);
         }
         return kept.handle((held, failure) -> {
-                    call.passTurn(index);
+                    call.turns.passTurn(index);
                     if (failure != null) {
                         return LockLosses.releaseFailed(call, index, failure);
                     }
@@ -347,46 +268,13 @@ public final class Releaser {
                             ? null
                             : LockLosses.releaseFailed(call, index, new IllegalMonitorStateException());
                 })
-                .thenCompose(loss -> report(call, loss));
-    }
-
-    /** How many clients listen for the key's release besides this application (0 when that cannot be asked). */
-    private CompletableFuture<Long> listeners(LockedCall call, String key) {
-        RedissonClient redisson = client.getNow();
-        if (redisson == null) {
-            return CompletableFuture.completedFuture(0L);
-        }
-        try {
-            return call.facts
-                    .kind()
-                    .listeners(redisson, key)
-                    .toCompletableFuture()
-                    .exceptionally(failure -> 0L);
-        } catch (Throwable e) {
-            // an Error too: the unlock that follows must be sent
-            return CompletableFuture.completedFuture(0L);
-        }
-    }
-
-    /**
-     * How long the next caller gives way: two round trips of the unlock, the time another application's waiter needs
-     * to hear of the release and ask for the key (it heard when Redis ran the unlock, before this application heard
-     * the answer); at least 250 µs, at most 5 ms. Longer is not fairer: while this application's caller gives way it
-     * does not wait in Redis either, so a short chain of the application that took the key could end meanwhile,
-     * find nobody listening, and take the key straight back itself.
-     */
-    private static long yieldNanos(long roundTripNanos) {
-        return Math.max(MIN_YIELD_NANOS, Math.min(MAX_YIELD_NANOS, YIELD_ROUND_TRIPS * roundTripNanos));
-    }
-
-    private static CompletableFuture<Void> report(LockedCall call, LockLost loss) {
-        return loss == null ? DONE : call.facts.reporter().reportLater(loss);
+                .thenCompose(loss -> HandingOn.report(call, loss));
     }
 
     /** Passes on the turns the call holds for locks it did not take (from {@code count} on): nothing to release. */
     private static void passTurns(LockedCall call, int count) {
         for (int i = count; i < call.locks.length; i++) {
-            call.passTurn(i);
+            call.turns.passTurn(i);
         }
     }
 
@@ -414,7 +302,7 @@ public final class Releaser {
         for (int i = 0; i < call.takenCount(); i++) {
             long deadline = call.sharesHold(i) ? 0 : call.deadline(i);
             if (deadline == 0 || call.isLost(i) || now - deadline >= 0) {
-                call.passTurn(i);
+                call.turns.passTurn(i);
             } else if (deadline - next < 0) {
                 next = deadline;
             }

@@ -1,12 +1,10 @@
 package dev.padlock.core.operation;
 
-import dev.padlock.LockLost;
 import dev.padlock.OnFailure;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LeaseBook;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.events.LockEvents;
-import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.turns.LocalTurns;
 import java.util.concurrent.CompletableFuture;
@@ -181,13 +179,13 @@ final class Taking {
         String key = call.locks[index].getName();
         HandOff.Hold hold = LocalTurns.<HandOff.Hold>handedOver(turn);
         try {
-            if (!call.tookTurn(index)) {
+            if (!call.turns.tookTurn(index)) {
                 // the call is being released already
                 if (hold == null) {
                     rules.turns().pass(key);
                 } else {
                     // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
-                    giveBack(call.locks[index], hold)
+                    HandingOn.giveBack(call.locks[index], hold)
                             .whenComplete((ignored, failure) -> rules.turns().pass(key));
                 }
             } else if (hold != null) {
@@ -219,33 +217,15 @@ final class Taking {
     }
 
     /**
-     * A hold handed to a call that cannot adopt it any more: unlocked in Redis, owner-checked, and the unlock's answer
-     * given to the call that handed it on, as an adopter's check would have been.
-     */
-    private static CompletableFuture<Void> giveBack(RLock lock, HandOff.Hold hold) {
-        return Acquisition.unlock(lock, hold.owner()).handle((ignored, failure) -> {
-            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
-            if (cause == null) {
-                hold.confirmed().complete(true);
-            } else if (cause instanceof IllegalMonitorStateException) {
-                hold.confirmed().complete(false);
-            } else {
-                hold.confirmed().completeExceptionally(cause);
-            }
-            return null;
-        });
-    }
-
-    /**
      * Lock {@code index} was handed to the call, held in Redis: taken without waiting, then on to the next lock. At
-     * once, Redis is asked whether the hold is still there ({@link #check}): the answer tells the call that handed it
+     * once, Redis is asked whether the hold is still there ({@link HandingOn#check}): the answer tells the call that handed it
      * on whether it held the key to its end, and this call whether it may hand the key on in turn. A caller that gave
      * up meanwhile releases it (or hands it on) like any lock it took.
      */
     private void adopt(int index, HandOff.Hold hold) {
-        call.adopt(index, hold);
+        call.turns.adopt(index, hold);
         call.markTaken(index + 1);
-        check(call, index, hold);
+        HandingOn.check(call, index, hold);
         if (rules.leaseMillis() > 0) {
             // the adopter's own fixed lease is owed from now, whatever the settings of the call that handed it on
             call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(rules.leaseMillis()));
@@ -256,39 +236,6 @@ final class Taking {
         if (!cancelled()) {
             takeFrom(index + 1);
         }
-    }
-
-    /**
-     * Asks Redis whether the owner of lock {@code index} still holds it, while {@code call} holds it; with {@code
-     * handed}, the hold it was handed, whose previous holder waits for the answer. "Not held" is a loss of this call
-     * ({@code HAND_OFF} for an adopted hold, {@code RENEWAL} otherwise), recorded before the previous holder and a
-     * release of this call hear the answer.
-     */
-    static void check(LockedCall call, int index, HandOff.Hold handed) {
-        call.beginCheck();
-        CompletableFuture<Boolean> check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
-        call.checked(index, check);
-        check.whenComplete((held, failure) -> {
-            Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
-            try {
-                if (cause == null && !Boolean.TRUE.equals(held)) {
-                    LockLosses.lostWhileHeld(
-                            call,
-                            index,
-                            handed != null ? LockLost.Detection.HAND_OFF : LockLost.Detection.RENEWAL,
-                            null);
-                }
-            } finally {
-                if (handed != null) {
-                    if (cause == null) {
-                        handed.confirmed().complete(Boolean.TRUE.equals(held));
-                    } else {
-                        handed.confirmed().completeExceptionally(cause);
-                    }
-                }
-                call.renewalAnswered(cause);
-            }
-        });
     }
 
     private long remainingMillis() {
@@ -394,8 +341,8 @@ final class Taking {
     private void taken(int index, long sent) {
         call.confirmed(index, sent, lease);
         call.markTaken(index + 1);
-        if (rules.handsOn() && call.hasLocalWaiters(index)) {
-            check(call, index, null);
+        if (rules.handsOff() && call.turns.hasLocalWaiters(index)) {
+            HandingOn.check(call, index, null);
         }
         if (call.startWatching()) {
             rules.renewal().watch(call, rules.holder());
