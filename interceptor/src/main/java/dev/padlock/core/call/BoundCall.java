@@ -26,7 +26,7 @@ public record BoundCall(String lockName, String redisBase, List<String> keys, St
      * {@code CompletionStage} or reactive body only while the method itself runs, not in stages that complete later.
      */
     public static List<BoundCall> onThisThread() {
-        LockedCall call = LockedCall.current();
+        LockedCall call = ThreadCalls.current();
         if (call == null) {
             return List.of();
         }

@@ -15,7 +15,7 @@ package dev.padlock.core.call;
  *
  * A call holds (or is taking) its locks, and renews them, until it is {@link #RELEASING} or {@link #LAPSING}; a lock
  * found lost is a fact recorded beside the phase ({@link LeaseBook#markLost}), not a phase: the call goes on to its
- * end as usual and says so there. So is whether the body ran ({@link LockedCall#bind}), which a release reads after
+ * end as usual and says so there. So is whether the body ran ({@link ThreadCalls#bind}), which a release reads after
  * the phase moved on.
  */
 public enum CallPhase {

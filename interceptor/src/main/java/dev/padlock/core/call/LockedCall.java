@@ -23,8 +23,6 @@ import org.redisson.api.RLock;
  */
 public final class LockedCall extends LeaseBook {
 
-    private static final ThreadLocal<LockedCall> CURRENT = new ThreadLocal<>();
-
     public final CallFacts facts;
     public final RLock[] locks;
     /**
@@ -62,7 +60,7 @@ public final class LockedCall extends LeaseBook {
     private boolean watched;
 
     /**
-     * Whether the method body began ({@link #bind}), a fact kept beside the {@link CallPhase} since a release reads it
+     * Whether the method body began ({@link ThreadCalls#bind}), a fact kept beside the {@link CallPhase} since a release reads it
      * after the phase moved on: only a call whose body ran keeps its keys for a hold-at-least; a call that took a key
      * without running (in doubt, given up, its next key not free) releases it.
      */
@@ -83,7 +81,7 @@ public final class LockedCall extends LeaseBook {
     /** The enclosing calls whose holds this call shares, by lock index; {@code null}: none, the common case. */
     private final SharedHolds hosts;
 
-    /** The call this one is nested in on the thread running its body, while bound; see {@link #bind}. */
+    /** The call this one is nested in on the thread running its body, while bound; see {@link ThreadCalls#bind}. */
     private LockedCall enclosing;
 
     /**
@@ -105,7 +103,7 @@ public final class LockedCall extends LeaseBook {
         this.owner = owner;
         this.tokens = fenced ? new long[locks.length] : null;
         this.turns = new CallTurns(this, turns, handOff);
-        this.hosts = SharedHolds.of(this, CURRENT.get(), keptForScope);
+        this.hosts = SharedHolds.of(this, ThreadCalls.current(), keptForScope);
     }
 
     /** The index of the lock on {@code key} among those this call has taken, or -1. */
@@ -338,39 +336,23 @@ public final class LockedCall extends LeaseBook {
     }
 
     /**
-     * The method body is about to run on this thread: makes this the thread's call until {@link #unbind}, moves it to
-     * {@link CallPhase#RUNNING} if {@link #start} did not, and records that the body ran (see {@link
-     * #keepsHoldAtLeast}). Returns the call it hides (nested calls).
+     * The method body is about to run ({@link ThreadCalls#bind}): moves the call to {@link CallPhase#RUNNING} if
+     * {@link #start} did not, records that the body ran (see {@link #keepsHoldAtLeast}) and that it is nested in
+     * {@code enclosing}, the call whose body it runs inside on this thread, or {@code null}.
      */
-    public LockedCall bind() {
+    void bodyStarts(LockedCall enclosing) {
         synchronized (this) {
             if (phase() != CallPhase.RUNNING) {
                 moveTo(CallPhase.RUNNING);
             }
         }
         bodyRan = true;
-        LockedCall outer = CURRENT.get();
-        enclosing = outer;
-        CURRENT.set(this);
-        return outer;
-    }
-
-    public static void unbind(LockedCall outer) {
-        if (outer == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(outer);
-        }
-    }
-
-    /** The call whose body runs on this thread, or {@code null}. */
-    public static LockedCall current() {
-        return CURRENT.get();
+        this.enclosing = enclosing;
     }
 
     /**
-     * The call this one is nested in, while this one is bound to a thread (see {@link #bind}); {@code null} for the
-     * outermost. Read on the thread it is bound to: from {@link #current()} outwards.
+     * The call this one is nested in, while this one is bound to a thread ({@link ThreadCalls#bind}); {@code null}
+     * for the outermost. Read on the thread it is bound to: from {@link ThreadCalls#current()} outwards.
      */
     LockedCall enclosing() {
         return enclosing;

@@ -5,6 +5,7 @@ import dev.padlock.LockLost;
 import dev.padlock.LockLostException;
 import dev.padlock.LockType;
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.ThreadCalls;
 import dev.padlock.core.lease.LockLosses;
 import jakarta.enterprise.context.Dependent;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public class CurrentLockContext implements LockContext {
 
     @Override
     public boolean isActive() {
-        return LockedCall.current() != null;
+        return ThreadCalls.current() != null;
     }
 
     @Override
@@ -107,7 +108,7 @@ public class CurrentLockContext implements LockContext {
     }
 
     private static LockedCall call() {
-        LockedCall call = LockedCall.current();
+        LockedCall call = ThreadCalls.current();
         if (call == null) {
             throw new IllegalStateException("LockContext is only valid inside a @Locked call or code run through Locks,"
                     + " on the thread running its body; none is running on "

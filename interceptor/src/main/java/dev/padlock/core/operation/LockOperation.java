@@ -6,6 +6,7 @@ import dev.padlock.LockNotAcquiredException;
 import dev.padlock.core.CallerContext;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.ThreadCalls;
 import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.lease.LockLosses;
@@ -219,11 +220,11 @@ public abstract class LockOperation {
 
     /** Runs the method body with {@code call} bound to this thread, so that {@link dev.padlock.LockContext} sees it. */
     static Object proceedBound(InvocationContext ctx, LockedCall call) throws Exception {
-        LockedCall outer = call.bind();
+        LockedCall outer = ThreadCalls.bind(call);
         try {
             return ctx.proceed();
         } finally {
-            LockedCall.unbind(outer);
+            ThreadCalls.unbind(outer);
         }
     }
 

@@ -23,7 +23,7 @@ class CallPhaseTest {
     void aBlockingCallRunsAwaitsItsTransactionThenIsReleased() {
         LockedCall call = call();
         assertThat(call.phase()).isEqualTo(CallPhase.ACQUIRING);
-        LockedCall.unbind(call.bind());
+        ThreadCalls.unbind(ThreadCalls.bind(call));
         assertThat(call.phase()).isEqualTo(CallPhase.RUNNING);
         call.deferRelease("awaiting transaction");
         assertThat(call.phase()).isEqualTo(CallPhase.DEFERRED);
@@ -39,7 +39,7 @@ class CallPhaseTest {
     @Test
     void aTransactionThatRefusesTheCallLeavesItToBeReleasedAtReturn() {
         LockedCall call = call();
-        LockedCall.unbind(call.bind());
+        ThreadCalls.unbind(ThreadCalls.bind(call));
         call.deferRelease("awaiting transaction");
         call.releaseAtReturn();
         assertThat(call.phase()).isEqualTo(CallPhase.RUNNING);
@@ -63,7 +63,7 @@ class CallPhaseTest {
     void aCallWhoseBodyStartedCannotBeAbandonedButLapses() {
         LockedCall call = call();
         assertThat(call.start()).isTrue();
-        LockedCall.unbind(call.bind()); // after start: stays RUNNING
+        ThreadCalls.unbind(ThreadCalls.bind(call)); // after start: stays RUNNING
         assertThat(call.abandon()).isFalse();
         assertThat(call.beginLapse()).isTrue();
         assertThat(call.isLapsing()).isTrue();
