@@ -18,6 +18,9 @@ import dev.padlock.core.redis.LockKind;
  * @param kind what Padlock knows of the lock type's Redisson locks (checks, channels, renewals)
  * @param holdAtLeastMillis the least time the call's keys stay held from its acquisition ({@code Locked.holdAtLeast});
  *     0: none, they are released when it ends
+ * @param hasFixedLease whether the locks are taken with a fixed lease ({@code Locked.leaseTime}): not renewed, only
+ *     their deadlines watched, except that a lock handed to the call is extended to the lease owed to it (see {@link
+ *     HandOff}); false in watchdog mode, where they are renewed while held
  */
 public record CallFacts(
         String method,
@@ -27,7 +30,8 @@ public record CallFacts(
         LockLossReporter reporter,
         LockEvents.Meter meter,
         LockKind kind,
-        long holdAtLeastMillis) {
+        long holdAtLeastMillis,
+        boolean hasFixedLease) {
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

@@ -2,6 +2,7 @@ package dev.padlock.core.lease;
 
 import dev.padlock.LockLost;
 import dev.padlock.core.PadlockThreads;
+import dev.padlock.core.call.CallFacts;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LeaseBook;
 import dev.padlock.core.call.LockedCall;
@@ -12,7 +13,7 @@ import dev.padlock.core.redis.LockKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,8 +49,8 @@ import org.redisson.api.RedissonClient;
  * and removal and a comparison under a lock, and no Redis command. If the process dies, nothing renews and the locks
  * lapse within their lease, as with Redisson.
  *
- * <p>It knows calls ({@link LockedCall}) and, for what to do about one, the call's {@link LeaseHolder}; never the
- * operation behind it. The timer chain and what it does at each wake stay in one class, a little longer than the
+ * <p>It knows calls ({@link LockedCall}), what they say of themselves ({@link CallFacts}), and how their losses are
+ * reported ({@link LockLosses}); never the operation behind them. The timer chain and what it does at each wake stay in one class, a little longer than the
  * others: both work on the same watched calls and the same lease, and the chain's rules (wake by the earliest need,
  * never spin, end when nothing is held) read best beside the needs they serve.
  */
@@ -58,8 +59,8 @@ public final class LeaseRenewal {
     private static final System.Logger LOG = System.getLogger(LeaseRenewal.class.getName());
 
     private final Supplier<RedissonClient> client;
-    /** The calls watched, each with whom to ask about it. */
-    private final Map<LockedCall, LeaseHolder> held = new ConcurrentHashMap<>();
+    /** The calls watched. */
+    private final Set<LockedCall> held = ConcurrentHashMap.newKeySet();
     /** The client's watchdog timeout, read on first use: the client is built after deployment. 0 until then. */
     private volatile long leaseMillis;
 
@@ -117,9 +118,9 @@ public final class LeaseRenewal {
      * Watches the call's deadlines, and renews its watchdog-mode locks, from its first acquisition until {@link
      * #stop}. Locks it takes later are picked up as they are confirmed.
      */
-    public void watch(LockedCall call, LeaseHolder holder) {
-        held.put(call, holder);
-        wakeBy(nextAttention(call, holder, System.nanoTime()));
+    public void watch(LockedCall call) {
+        held.add(call);
+        wakeBy(nextAttention(call, System.nanoTime()));
     }
 
     /** Stops watching and renewing the call's locks; they are about to be released. */
@@ -131,7 +132,7 @@ public final class LeaseRenewal {
     public List<LiveLocks.Held> held() {
         List<LiveLocks.Held> locks = new ArrayList<>();
         long now = System.nanoTime();
-        held.forEach((call, holder) -> call.describeHeld(!holder.hasFixedLease(), now, locks));
+        held.forEach(call -> call.describeHeld(!call.facts.hasFixedLease(), now, locks));
         locks.sort(Comparator.comparing(LiveLocks.Held::key));
         return locks;
     }
@@ -188,15 +189,13 @@ public final class LeaseRenewal {
     private long attend(long now) {
         RedissonClient redisson = null;
         long next = Long.MAX_VALUE;
-        for (Map.Entry<LockedCall, LeaseHolder> watched : held.entrySet()) {
-            LockedCall call = watched.getKey();
-            LeaseHolder holder = watched.getValue();
+        for (LockedCall call : held) {
             if (call.isReleased()) {
                 continue;
             }
             if (call.isLapsing()) {
                 // left to lapse: nothing renewed or reported, the turns pass on when the leases end
-                long lapse = holder.lapsedBy(call, now);
+                long lapse = lapsedBy(call, now);
                 if (lapse == Long.MAX_VALUE) {
                     held.remove(call);
                 } else if (lapse - next < 0) {
@@ -204,8 +203,8 @@ public final class LeaseRenewal {
                 }
                 continue;
             }
-            reportOverdue(call, holder, now);
-            boolean fixed = holder.hasFixedLease();
+            reportOverdue(call, now);
+            boolean fixed = call.facts.hasFixedLease();
             if (fixed ? extensionDue(call, now) : renewalDue(call, now)) {
                 if (redisson == null) {
                     redisson = usableClient();
@@ -216,13 +215,13 @@ public final class LeaseRenewal {
                     }
                 }
                 if (fixed) {
-                    extendOwed(call, holder, redisson, now);
+                    extendOwed(call, redisson, now);
                 } else {
-                    renew(call, holder, redisson, leaseMillis(), now);
+                    renew(call, redisson, leaseMillis(), now);
                 }
             }
             // at least a millisecond ahead: a lock whose deadline passed unreported must not make the chain spin
-            long attention = Math.max(nextAttention(call, holder, now) - now, 1_000_000) + now;
+            long attention = Math.max(nextAttention(call, now) - now, 1_000_000) + now;
             if (attention - next < 0) {
                 next = attention;
             }
@@ -240,7 +239,7 @@ public final class LeaseRenewal {
     }
 
     /** The call's locks whose deadline passed are lost: said now, and their turn is passed on. */
-    private void reportOverdue(LockedCall call, LeaseHolder holder, long now) {
+    private void reportOverdue(LockedCall call, long now) {
         if (!reportsAtDeadline) {
             return;
         }
@@ -249,7 +248,7 @@ public final class LeaseRenewal {
             return;
         }
         for (int index : overdue) {
-            holder.deadlinePassed(call, index);
+            LockLosses.deadlinePassed(call, index);
         }
     }
 
@@ -269,12 +268,12 @@ public final class LeaseRenewal {
     }
 
     /** When the call next needs attention: its earliest deadline, or its next renewal (watchdog mode). */
-    private long nextAttention(LockedCall call, LeaseHolder holder, long now) {
+    private long nextAttention(LockedCall call, long now) {
         long deadline = call.earliestDeadline();
         if (deadline == Long.MAX_VALUE) {
             return deadline;
         }
-        long renewal = holder.hasFixedLease() ? call.earliestExtensionDue() : renewalDueAt(call, periodNanos());
+        long renewal = call.facts.hasFixedLease() ? call.earliestExtensionDue() : renewalDueAt(call, periodNanos());
         if (renewal == Long.MAX_VALUE) {
             return deadline;
         }
@@ -285,14 +284,14 @@ public final class LeaseRenewal {
         return renewal - deadline < 0 ? renewal : deadline;
     }
 
-    private static void renew(LockedCall call, LeaseHolder holder, RedissonClient redisson, long lease, long now) {
+    private static void renew(LockedCall call, RedissonClient redisson, long lease, long now) {
         // Not answered within a tenth of the lease (or failed): sent again then, well before the deadline.
         long retryMillis = Math.max(1, lease / 10);
         call.retryAfter(now + TimeUnit.MILLISECONDS.toNanos(retryMillis));
         int count = call.takenCount();
         for (int i = 0; i < count; i++) {
             if (!call.isLost(i) && !call.sharesHold(i)) {
-                renewOne(call, holder, redisson, i, lease, retryMillis);
+                renewOne(call, redisson, i, lease, retryMillis);
             }
         }
     }
@@ -309,19 +308,18 @@ public final class LeaseRenewal {
      * Extends the locks handed to a fixed-lease call whose extension is due, owner-checked, to the end of the lease
      * owed to this holder; retried like a renewal while none is confirmed. Its deadline moves when Redis confirms.
      */
-    private static void extendOwed(LockedCall call, LeaseHolder holder, RedissonClient redisson, long now) {
+    private static void extendOwed(LockedCall call, RedissonClient redisson, long now) {
         long retryMillis = Math.max(1, call.owedLeaseMillis() / 10);
         call.retryAfter(now + TimeUnit.MILLISECONDS.toNanos(retryMillis));
         int count = call.takenCount();
         for (int i = 0; i < count; i++) {
             if (!call.isLost(i) && !call.sharesHold(i) && now - call.extensionDueAt(i) >= 0) {
-                renewOne(call, holder, redisson, i, call.owedMillis(i, now), retryMillis);
+                renewOne(call, redisson, i, call.owedMillis(i, now), retryMillis);
             }
         }
     }
 
-    private static void renewOne(
-            LockedCall call, LeaseHolder holder, RedissonClient redisson, int index, long lease, long retryMillis) {
+    private static void renewOne(LockedCall call, RedissonClient redisson, int index, long lease, long retryMillis) {
         if (!call.beginRenewal()) {
             return;
         }
@@ -329,7 +327,7 @@ public final class LeaseRenewal {
         long sent = System.nanoTime();
         CompletionStage<Boolean> renewal;
         try {
-            renewal = holder.renew(redisson, lock, call.ownerOf(index), lease);
+            renewal = call.facts.kind().renew(redisson, lock, call.ownerOf(index), lease);
         } catch (Throwable e) {
             // counted as in flight above: a release waits for its answer, so it must get one
             renewal = CompletableFuture.failedFuture(e);
@@ -337,7 +335,7 @@ public final class LeaseRenewal {
         renewal.whenComplete((stillHeld, failure) -> {
             Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
             try {
-                answered(call, holder, lock, index, sent, lease, retryMillis, stillHeld, cause);
+                answered(call, lock, index, sent, lease, retryMillis, stillHeld, cause);
             } finally {
                 // only now: a release waiting for the answer must find a loss it tells of recorded already
                 call.renewalAnswered(cause);
@@ -353,7 +351,6 @@ public final class LeaseRenewal {
      */
     private static void answered(
             LockedCall call,
-            LeaseHolder holder,
             RLock lock,
             int index,
             long sent,
@@ -375,12 +372,29 @@ public final class LeaseRenewal {
         }
         if (cause != null) {
             if (!released && call.firstRenewalFailure()) {
-                holder.renewalFailed(call, lock, cause, retryMillis);
+                LockLosses.renewalFailed(call, lock.getName(), cause, retryMillis);
             }
         } else if (stillHeld) {
             call.confirmed(index, sent, lease);
         } else {
-            holder.lostOnRenewal(call, index);
+            LockLosses.lostWhileHeld(call, index, LockLost.Detection.RENEWAL, null);
         }
+    }
+
+    /**
+     * For a call left to lapse: passes on the turns of the locks whose deadline passed by {@code now}. Returns when
+     * the next one's deadline comes, or {@code Long.MAX_VALUE} when none is left.
+     */
+    static long lapsedBy(LockedCall call, long now) {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < call.takenCount(); i++) {
+            long deadline = call.sharesHold(i) ? 0 : call.deadline(i);
+            if (deadline == 0 || call.isLost(i) || now - deadline >= 0) {
+                call.turns.passTurn(i);
+            } else if (deadline - next < 0) {
+                next = deadline;
+            }
+        }
+        return next;
     }
 }

@@ -1,7 +1,7 @@
 /**
  * Leases while a call holds its locks: one renewal timer per engine ({@code LeaseRenewal}) that renews, extends and
- * watches deadlines; what it may ask of an operation ({@code LeaseHolder}); and how each kind of loss is recorded,
- * reported and turned into the caller's exception ({@code LockLosses}).
+ * watches deadlines, asking each call what it says of itself ({@code CallFacts}); and how each kind of loss is
+ * recorded, reported and turned into the caller's exception ({@code LockLosses}).
  *
  * <p>Internal: public only so that the other engine packages can use it; no compatibility promise.
  */

@@ -6,7 +6,6 @@ import dev.padlock.LockType;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.events.LockEvents;
-import dev.padlock.core.lease.LeaseHolder;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
@@ -32,7 +31,6 @@ final class Acquirer {
 
     /**
      * @param leaseMillis a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
-     * @param holder whom the renewal asks about the calls it watches
      * @param handsOff whether this method's calls hand their keys on
      */
     Acquirer(
@@ -43,7 +41,6 @@ final class Acquirer {
             LockKind kind,
             LocalTurns<HandOff.Hold> turns,
             EngineServices services,
-            LeaseHolder holder,
             boolean handsOff) {
         this.plan = plan;
         this.endsOnReturn = endsOnReturn;
@@ -58,7 +55,6 @@ final class Acquirer {
                 services.releaser(),
                 services.client(),
                 services.releaseTiming(plan.settings().release()),
-                holder,
                 handsOff);
     }
 

@@ -3,7 +3,6 @@ package dev.padlock.core.operation;
 import dev.padlock.LockNotAcquiredException;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
-import dev.padlock.core.lease.LeaseHolder;
 import dev.padlock.core.lease.LeaseRenewal;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.LockKind;
@@ -16,7 +15,6 @@ import dev.padlock.core.turns.LocalTurns;
  * @param waitMillis how long a call may wait for all of its locks together
  * @param leaseMillis a fixed lease, or -1 when the lock is renewed while held (watchdog mode)
  * @param fenced whether each acquisition gets a fencing token
- * @param holder whom {@code renewal} asks about the calls it watches
  * @param timing when the method's calls release; a call ending inside what it waits for (the caller's transaction)
  *     asks it whether a wait could never end
  * @param handsOff whether this method's calls hand their keys on: only then do they check a hold early
@@ -32,7 +30,6 @@ record AcquisitionRules(
         Releaser releaser,
         RedisClientSource client,
         ReleaseTiming timing,
-        LeaseHolder holder,
         boolean handsOff) {
 
     /** Why lock {@code key} was not acquired, in words naming the method, its wait and the fix. */

@@ -57,7 +57,8 @@ final class CallFactory {
                 GuardedMeter.of(
                         services.events(), plan.lockName(), plan.settings().type()),
                 kind,
-                plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0);
+                plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0,
+                !plan.settings().usesWatchdog() && plan.settings().leaseTime().toMillis() > 0);
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;

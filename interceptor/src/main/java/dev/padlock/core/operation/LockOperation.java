@@ -93,10 +93,8 @@ public abstract class LockOperation {
                 releaser.releaseAll(call);
             }
         };
-        MethodLeases leases = new MethodLeases(kind, leaseMillis > 0);
         HandOff handOff = HandOff.of(plan.settings(), kind.handsOff(), leaseMillis, services.renewal()::leaseMillis);
-        this.acquirer =
-                new Acquirer(plan, leaseMillis, fenced, endsOnReturn, kind, turns, services, leases, handOff != null);
+        this.acquirer = new Acquirer(plan, leaseMillis, fenced, endsOnReturn, kind, turns, services, handOff != null);
         this.calls = new CallFactory(plan, parameterTypes, kind, fenced, turns, handOff, services, acquirer);
     }
 

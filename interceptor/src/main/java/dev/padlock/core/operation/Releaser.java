@@ -285,28 +285,11 @@ public final class Releaser {
      * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
      */
     void letLapse(LockedCall call) {
-        // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (lapsedBy).
+        // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (CallRenewer.lapsedBy).
         if (call.beginLapse()) {
             call.holdEnded();
             releaseHostsDue(call.stopSharing());
             passTurns(call, call.takenCount()); // locks never taken, if any: nothing to wait for
         }
-    }
-
-    /**
-     * For a call {@link #letLapse left to lapse}: passes on the turns of the locks whose deadline passed by {@code
-     * now}. Returns when the next one's deadline comes, or {@code Long.MAX_VALUE} when none is left.
-     */
-    static long lapsedBy(LockedCall call, long now) {
-        long next = Long.MAX_VALUE;
-        for (int i = 0; i < call.takenCount(); i++) {
-            long deadline = call.sharesHold(i) ? 0 : call.deadline(i);
-            if (deadline == 0 || call.isLost(i) || now - deadline >= 0) {
-                call.turns.passTurn(i);
-            } else if (deadline - next < 0) {
-                next = deadline;
-            }
-        }
-        return next;
     }
 }

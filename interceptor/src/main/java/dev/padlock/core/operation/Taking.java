@@ -232,7 +232,7 @@ final class Taking {
         }
         // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
         call.startWatching();
-        rules.renewal().watch(call, rules.holder());
+        rules.renewal().watch(call);
         if (!cancelled()) {
             takeFrom(index + 1);
         }
@@ -345,7 +345,7 @@ final class Taking {
             HandingOn.check(call, index, null);
         }
         if (call.startWatching()) {
-            rules.renewal().watch(call, rules.holder());
+            rules.renewal().watch(call);
         }
         if (!cancelled()) {
             takeFrom(index + 1);
