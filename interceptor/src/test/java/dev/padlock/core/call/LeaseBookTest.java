@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A call's deadlines and owed leases, decided with the clock passed in: no Redis and no sleeping. The Redis tests
+ * A call's deadlines, losses and owed leases ({@link LeaseDeadlines}, which the book extends), decided with the clock
+ * passed in: no Redis and no sleeping. The Redis tests
  * (CutOffHolderTest, LeaseLossTest, LocalTurnLeaseTest) show that these deadlines come before anyone else can be granted
  * the key.
  */
@@ -67,6 +68,58 @@ class LeaseBookTest {
         assertThat(book.owedMillis(0, now + 100 * MS)).isEqualTo(2_900);
         book.confirmed(0, now + 100 * MS, book.owedMillis(0, now + 100 * MS));
         assertThat(book.extensionDueAt(0)).as("extended as far as it is owed").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void theDriftMarginIsOnePercentOfTheLeasePlusTwentyMilliseconds() {
+        assertThat(LeaseBook.driftMarginNanos(30_000 * MS)).isEqualTo(320 * MS);
+        assertThat(LeaseBook.driftMarginNanos(1_000 * MS)).isEqualTo(30 * MS);
+    }
+
+    @Test
+    void eachLossIsRecordedOnceAndTheCallsFirstLossIsKept() {
+        Book book = new Book();
+        LockLost first = loss();
+        LockLost second = loss();
+        assertThat(book.markLost(1, first)).isTrue();
+        assertThat(book.markLost(1, second)).as("found again by another path").isFalse();
+        assertThat(book.markLost(0, second)).isTrue();
+        assertThat(book.lossOf(1)).isSameAs(first);
+        assertThat(book.firstLoss()).isSameAs(first);
+        assertThat(book.isLost(0)).isTrue();
+    }
+
+    @Test
+    void aLostLockIsNotRevivedByALateConfirmationNorWatchedAnyMore() {
+        Book book = new Book();
+        book.confirmed(0, 0, 1_000);
+        book.confirmed(1, 0, 30_000);
+        long deadline = book.ownDeadline(0);
+        book.markLost(0, loss());
+        book.confirmed(0, 500 * MS, 1_000); // a renewal sent before the loss, answered after it
+        assertThat(book.ownDeadline(0)).isEqualTo(deadline);
+        assertThat(book.earliestDeadline()).as("only the lock still held").isEqualTo(book.ownDeadline(1));
+    }
+
+    @Test
+    void onlyALeaseOwedToALockStillHeldIsExtended() {
+        Book book = new Book();
+        long now = 10_000 * MS;
+        long lease = 3_000 * MS;
+        assertThat(book.earliestExtensionDue()).as("nothing owed").isEqualTo(Long.MAX_VALUE);
+        assertThat(book.owedLeaseMillis()).isZero();
+        book.inherited(0, now + 500 * MS);
+        book.inherited(1, now + 200 * MS);
+        book.owe(0, now, lease);
+        assertThat(book.extensionDueAt(1)).as("lock 1 is owed nothing").isEqualTo(Long.MAX_VALUE);
+        assertThat(book.earliestExtensionDue()).isEqualTo(book.extensionDueAt(0));
+        book.owe(1, now, lease);
+        assertThat(book.earliestExtensionDue()).isEqualTo(now + 200 * MS - 2_000 * MS);
+        assertThat(book.owedLeaseMillis()).isEqualTo(3_000);
+        book.markLost(1, loss());
+        assertThat(book.earliestExtensionDue())
+                .as("a lost lock is not extended")
+                .isEqualTo(book.extensionDueAt(0));
     }
 
     private static LockLost loss() {
