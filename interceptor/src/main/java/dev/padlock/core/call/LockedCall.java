@@ -1,25 +1,20 @@
 package dev.padlock.core.call;
 
 import dev.padlock.LockContext;
-import dev.padlock.core.events.LiveLocks;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.turns.LocalTurns;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.redisson.api.RLock;
 
 /**
- * One {@code @Locked} call's locks while it runs, including those not taken yet: which are taken and since when,
- * their fencing tokens, the local turns it holds, and the enclosing calls whose holds it shares. Its leases are
- * booked in {@link LeaseBook}; {@code LeaseRenewal} watches them. Bound to the thread running the body so {@link
- * LockContext} can describe it.
- *
- * <p>Long (about 600 lines), though issue #40 means to split it: a call is the one allocation a call makes beyond its
- * locks (its lease book is its superclass for the same reason), so its turns, the holds handed to it and its nesting
- * live in it rather than in objects of their own.
+ * One {@code @Locked} call while it runs, its locks included before they are taken: which are taken and since when,
+ * their fencing tokens, whether one was taken in doubt, and a verb for each move of its {@link CallPhase}. Its leases
+ * are booked in its superclasses ({@link LeaseBook}, {@link LeaseDeadlines}: a call stays one allocation); its turns
+ * and the holds handed to it in {@link CallTurns}; the enclosing calls whose holds it shares in {@link SharedHolds};
+ * the thread running its body in {@link ThreadCalls}, so that {@link LockContext} can describe it.
  */
 public final class LockedCall extends LeaseBook {
 
@@ -60,9 +55,8 @@ public final class LockedCall extends LeaseBook {
     private boolean watched;
 
     /**
-     * Whether the method body began ({@link ThreadCalls#bind}), a fact kept beside the {@link CallPhase} since a release reads it
-     * after the phase moved on: only a call whose body ran keeps its keys for a hold-at-least; a call that took a key
-     * without running (in doubt, given up, its next key not free) releases it.
+     * Whether the body began, a fact beside the {@link CallPhase}, read by a release after the phase moved on: only a
+     * call whose body ran keeps its keys for a hold-at-least.
      */
     private volatile boolean bodyRan;
 
@@ -367,36 +361,16 @@ public final class LockedCall extends LeaseBook {
     }
 
     /**
-     * Adds the locks this call holds itself to a live view's picture (a shared hold is its enclosing call's).
-     *
-     * @param renewed whether the call's leases are renewed (watchdog mode)
-     * @param now {@link System#nanoTime}
+     * What the call does with its locks, as a live view says it: running, awaiting what its release was deferred
+     * for, releasing or lapsing.
      */
-    public void describeHeld(boolean renewed, long now, List<LiveLocks.Held> into) {
-        int count = takenCount; // read first: markTaken writes acquiredNanos before it
-        long heldMillis = TimeUnit.NANOSECONDS.toMillis(now - acquiredNanos);
-        String phase =
-                switch (phase()) {
-                    case RELEASING, DONE -> "releasing";
-                    case LAPSING -> "lapsing";
-                    case DEFERRED -> deferredFor;
-                    case ACQUIRING, RUNNING, ABANDONED -> "running";
-                };
-        for (int i = 0; i < count; i++) {
-            if (sharesHold(i)) {
-                continue;
-            }
-            long deadline = ownDeadline(i);
-            into.add(new LiveLocks.Held(
-                    locks[i].getName(),
-                    facts.lockName(),
-                    facts.method(),
-                    facts.type(),
-                    heldMillis,
-                    deadline == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(deadline - now),
-                    renewed,
-                    isLost(i) ? "lost" : phase));
-        }
+    public String activity() {
+        return switch (phase()) {
+            case RELEASING, DONE -> "releasing";
+            case LAPSING -> "lapsing";
+            case DEFERRED -> deferredFor;
+            case ACQUIRING, RUNNING, ABANDONED -> "running";
+        };
     }
 
     /** Worked out when asked, so that a call pays for one clock read, not two. */

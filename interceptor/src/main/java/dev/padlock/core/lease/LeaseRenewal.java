@@ -103,9 +103,31 @@ public final class LeaseRenewal {
     public List<LiveLocks.Held> held() {
         List<LiveLocks.Held> locks = new ArrayList<>();
         long now = System.nanoTime();
-        held.forEach(call -> call.describeHeld(!call.facts.hasFixedLease(), now, locks));
+        held.forEach(call -> describe(call, now, locks));
         locks.sort(Comparator.comparing(LiveLocks.Held::key));
         return locks;
+    }
+
+    /** Adds the locks {@code call} holds itself to a live view's picture (a shared hold is its enclosing call's). */
+    private static void describe(LockedCall call, long now, List<LiveLocks.Held> into) {
+        int count = call.takenCount(); // read first: markTaken writes acquiredNanos before it
+        long heldMillis = TimeUnit.NANOSECONDS.toMillis(now - call.acquiredNanos());
+        String activity = call.activity();
+        for (int i = 0; i < count; i++) {
+            if (call.sharesHold(i)) {
+                continue;
+            }
+            long deadline = call.deadline(i);
+            into.add(new LiveLocks.Held(
+                    call.locks[i].getName(),
+                    call.facts.lockName(),
+                    call.facts.method(),
+                    call.facts.type(),
+                    heldMillis,
+                    deadline == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(deadline - now),
+                    !call.facts.hasFixedLease(),
+                    call.isLost(i) ? "lost" : activity));
+        }
     }
 
     /**
