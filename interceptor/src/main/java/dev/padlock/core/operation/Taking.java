@@ -2,24 +2,21 @@ package dev.padlock.core.operation;
 
 import dev.padlock.OnFailure;
 import dev.padlock.core.call.HandOff;
-import dev.padlock.core.call.LeaseBook;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.events.LockEvents;
-import dev.padlock.core.redis.Acquisition;
 import dev.padlock.core.turns.LocalTurns;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.redisson.api.RLock;
 
 /**
  * One call's acquisition of its locks, as one object: the call, its lease, its one wait budget and the result its
- * caller awaits, which each step (turn, hand-off, Redis attempt, confirmation after a wait) reads here instead of
- * being handed them. Every way it ends goes through one of three doors: {@link #done} (all taken), {@link #fail}
+ * caller awaits, which each step (turn, hand-off, the request to Redis: {@link RedisAttempt}) reads here instead
+ * of being handed them. Every way it ends goes through one of three doors: {@link #done} (all taken), {@link #fail}
  * (what was taken released, the caller told why) or {@link #cancelled} (the caller gave up meanwhile: what was taken
- * released); a lock whose acquisition got no answer is undone in one place ({@link #undoInDoubt}). Built by {@link
+ * released); a lock whose acquisition got no answer is undone in one place ({@link #inDoubt}). Built by {@link
  * Acquirer#acquireAllAsync}; its steps run on whichever thread answered the step before.
  */
-final class Taking {
+final class Taking implements RedisAttempt.Answers {
 
     /** Where a skip is said (DEBUG): a run-once job's second instance, see the run-once guide. */
     private static final System.Logger LOG = System.getLogger(Taking.class.getName());
@@ -134,7 +131,8 @@ final class Taking {
      * Lock {@code index} got no answer, or was granted and not confirmed: it may be held, so it is undone like a taken
      * lock (owner-checked: the unlock finds nothing if it was not taken), with what else the call took.
      */
-    private void undoInDoubt(int index, Throwable failure, LockEvents.Outcome outcome) {
+    @Override
+    public void inDoubt(int index, Throwable failure, LockEvents.Outcome outcome) {
         call.takenInDoubt(index);
         fail(failure, outcome);
     }
@@ -242,95 +240,14 @@ final class Taking {
         return Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
     }
 
-    /** Asks Redis for lock {@code index} within {@code wait}, then goes on with the next one. */
+    /** Asks Redis for lock {@code index} within {@code wait}; the answer comes back through {@link Answers}. */
     private void attempt(int index, long wait) {
-        RLock lock = call.locks[index];
-        CompletableFuture<Boolean> attempt;
-        long sent = System.nanoTime();
-        try {
-            attempt = rules.fenced()
-                    ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
-                        if (token != null) {
-                            call.recordToken(index, token);
-                        }
-                        return token != null;
-                    })
-                    : Acquisition.tryLock(lock, wait, lease, call.owner);
-        } catch (Throwable e) {
-            // e.g. the client shut down under the call (an Error too): nothing may stay held or registered for renewal
-            fail(e, LockEvents.Outcome.ERROR);
-            return;
-        }
-        attempt.whenComplete((taken, failure) -> {
-            try {
-                if (failure != null) {
-                    // No answer is not "not taken": the script may have run (a timeout while the server was slow or
-                    // paused).
-                    Throwable cause = Acquisition.unwrap(failure);
-                    undoInDoubt(
-                            index,
-                            rules.notAcquired(lock.getName(), Acquisition.whyNotAsked(cause), cause),
-                            LockEvents.Outcome.ERROR);
-                } else if (!Boolean.TRUE.equals(taken)) {
-                    notFree(index);
-                } else if (System.nanoTime() - sent > waitedLongerThan(lease)) {
-                    confirmAfterWait(index);
-                } else {
-                    taken(index, sent);
-                }
-            } catch (Throwable t) {
-                fail(t, LockEvents.Outcome.ERROR);
-            }
-        });
+        RedisAttempt.ask(rules, call, index, wait, lease, this);
     }
 
-    /**
-     * How long an acquisition may take before its lease can no longer be timed from when it was sent: Redisson's
-     * {@code tryLock(wait, ...)} runs the lock script again each time the key is released, so the script that
-     * succeeded may have run long after the first was sent. Up to the drift margin, the deadline is then early by
-     * less than the margin it already keeps; beyond, the hold is confirmed before the method runs.
-     */
-    private static long waitedLongerThan(long leaseMillis) {
-        return LeaseBook.driftMarginNanos(TimeUnit.MILLISECONDS.toNanos(leaseMillis));
-    }
-
-    /**
-     * Lock {@code index} was granted after a wait in Redis: extends its lease to the full lease, owner-checked, and
-     * times the deadline from that, so that a caller that waited longer than its lease is not told at once that it
-     * lost a lock it holds. One round trip, only for calls that waited in Redis.
-     */
-    private void confirmAfterWait(int index) {
-        RLock lock = call.locks[index];
-        long sent = System.nanoTime();
-        CompletableFuture<Boolean> confirmation;
-        try {
-            confirmation = rules.kind()
-                    .renew(rules.client().getNow(), lock, call.owner, lease)
-                    .toCompletableFuture();
-        } catch (Throwable e) {
-            // an Error too: the lock is granted, so it goes the way of an unconfirmed one (released below)
-            confirmation = CompletableFuture.failedFuture(e);
-        }
-        confirmation.whenComplete((held, failure) -> {
-            try {
-                if (failure == null && Boolean.TRUE.equals(held)) {
-                    taken(index, sent);
-                    return;
-                }
-                // Granted, then not confirmed: released (owner-checked) like a lock in doubt, and the call fails.
-                String reason = failure != null
-                        ? "Redis could not be asked to confirm the lock it had granted after the wait (check that"
-                                + " Redis is reachable from here)"
-                        : "the lock Redis granted after the wait had expired before Padlock could confirm it (a lease"
-                                + " shorter than Redis took to answer: use a longer lease-time, or none)";
-                undoInDoubt(
-                        index,
-                        rules.notAcquired(lock.getName(), reason, failure == null ? null : Acquisition.unwrap(failure)),
-                        failure != null ? LockEvents.Outcome.ERROR : LockEvents.Outcome.NOT_ACQUIRED);
-            } catch (Throwable t) {
-                fail(t, LockEvents.Outcome.ERROR);
-            }
-        });
+    @Override
+    public void failed(Throwable failure) {
+        fail(failure, LockEvents.Outcome.ERROR);
     }
 
     /**
@@ -338,7 +255,8 @@ final class Taking {
      * early when callers of this application wait for it already (so that handing it on waits for nothing), then on to
      * the next lock.
      */
-    private void taken(int index, long sent) {
+    @Override
+    public void taken(int index, long sent) {
         call.confirmed(index, sent, lease);
         call.markTaken(index + 1);
         if (rules.handsOff() && call.turns.hasLocalWaiters(index)) {
@@ -353,7 +271,8 @@ final class Taking {
     }
 
     /** Lock {@code index} was not free within the wait: release what the call took, then skip or fail. */
-    private void notFree(int index) {
+    @Override
+    public void notFree(int index) {
         if (rules.plan().settings().onFailure() != OnFailure.SKIP) {
             fail(
                     rules.notAcquired(call.locks[index].getName(), "it is held by another caller", null),

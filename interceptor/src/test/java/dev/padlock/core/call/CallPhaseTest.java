@@ -84,7 +84,7 @@ class CallPhaseTest {
     void aBodyThatWouldRunAfterTheReleaseBeganFailsLoudly() {
         LockedCall call = call();
         call.beginRelease();
-        assertThatThrownBy(call::bind)
+        assertThatThrownBy(() -> ThreadCalls.bind(call))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("from RELEASING to RUNNING");
     }
