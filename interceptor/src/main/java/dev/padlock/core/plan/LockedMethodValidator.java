@@ -4,7 +4,6 @@ import dev.padlock.LockType;
 import dev.padlock.OnFailure;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
-import dev.padlock.core.config.DurationText;
 import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.LeaseLossPolicy;
@@ -13,7 +12,6 @@ import dev.padlock.core.config.ReleasePolicy;
 import dev.padlock.core.config.SettingValues;
 import dev.padlock.core.key.BoundTemplate;
 import dev.padlock.core.key.KeyBinder;
-import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.shape.MethodShape;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -127,8 +125,9 @@ public final class LockedMethodValidator {
                     resolveRelease(),
                     resolveHoldAtLeast());
             ReturnKind returnKind = ReturnKind.checked(method, problems);
-            checkSkipOnPrimitive(settings.onFailure(), returnKind);
-            checkHoldAtLeast(settings);
+            SettingCombinations combinations = new SettingCombinations(method, name, global, config, problems);
+            combinations.checkSkipOnPrimitive(settings.onFailure(), returnKind);
+            combinations.checkHoldAtLeast(settings);
             if (!problems.isEmpty()) {
                 return new Result(null, problems.list());
             }
@@ -219,56 +218,8 @@ public final class LockedMethodValidator {
                     atLeast,
                     () -> spec.holdAtLeast().isBlank()
                             ? null
-                            : atLeast.apply(holdAtLeastSubject(), spec.holdAtLeast()));
-        }
-
-        /** Where the hold-at-least came from, for messages: the per-lock key when set, else the member. */
-        private String holdAtLeastSubject() {
-            return config.perLock(name, ConfigKeys.LOCK_HOLD_AT_LEAST)
-                    .map(set -> Problems.lockKey(set.getKey(), method.display()))
-                    .orElse(Problems.member(method.display(), "holdAtLeast"));
-        }
-
-        /**
-         * A hold-at-least needs a lock whose hold can outlive the call ({@link LockKind#keepsHolds}), and must fit in
-         * the lease: past it, Redis frees the key anyway (and a watchdog-mode key lapses that long after its JVM
-         * stopped renewing it).
-         */
-        private void checkHoldAtLeast(LockSettings settings) {
-            Duration atLeast = settings.holdAtLeast();
-            if (atLeast == null) {
-                return;
-            }
-            if (!LockKind.of(settings.type()).keepsHolds()) {
-                problems.invalid(
-                        holdAtLeastSubject(),
-                        "a " + settings.type() + " lock cannot be held past its call: "
-                                + (settings.type() == LockType.FAIR
-                                        ? "the callers queued for it in Redis wait for an unlock, not for its expiry"
-                                        : "its Redis hash is shared between readers and writers"),
-                        "Use type REENTRANT (the default), SPIN or FENCED, or remove the hold-at-least");
-                return;
-            }
-            if (settings.usesWatchdog()) {
-                Duration watchdog = global.watchdogTimeout();
-                if (atLeast.compareTo(watchdog) > 0) {
-                    problems.invalid(
-                            holdAtLeastSubject(),
-                            DurationText.format(atLeast) + " is longer than the lease of a watchdog-mode lock, "
-                                    + ConfigKeys.WATCHDOG_TIMEOUT + " (" + DurationText.format(watchdog)
-                                    + "), after which Redis frees a key its JVM no longer renews",
-                            "Use " + DurationText.format(watchdog) + " or less, raise " + ConfigKeys.WATCHDOG_TIMEOUT
-                                    + ", or set a leaseTime at least as long");
-                }
-            } else if (atLeast.compareTo(settings.leaseTime()) > 0) {
-                problems.invalid(
-                        holdAtLeastSubject(),
-                        DurationText.format(atLeast) + " is longer than the lease ("
-                                + DurationText.format(settings.leaseTime())
-                                + "), after which Redis frees the key anyway",
-                        "Use " + DurationText.format(settings.leaseTime())
-                                + " or less, or a leaseTime at least as long");
-            }
+                            : atLeast.apply(
+                                    SettingCombinations.holdAtLeastSubject(config, name, method), spec.holdAtLeast()));
         }
 
         private Duration resolveHandOffBudget() {
@@ -297,27 +248,5 @@ public final class LockedMethodValidator {
         private <T> T member(String member, String text, BiFunction<String, String, T> parse, T global) {
             return text.isBlank() ? global : parse.apply(Problems.member(method.display(), member), text);
         }
-
-        private void checkSkipOnPrimitive(OnFailure onFailure, ReturnKind returnKind) {
-            if (onFailure != OnFailure.SKIP || returnKind != ReturnKind.PRIMITIVE) {
-                return;
-            }
-            String returned = method.returnType().name();
-            String subject = config.perLock(name, ConfigKeys.ON_FAILURE)
-                    .map(set -> Problems.lockKey(set.getKey(), method.display()))
-                    .orElse(Problems.member(method.display(), "onFailure"));
-            problems.invalid(
-                    subject,
-                    "SKIP has nothing to return for the primitive return type " + returned,
-                    "Return a wrapper (e.g. " + boxed(returned) + ", null when skipped), an Optional, or use THROW");
-        }
-    }
-
-    private static String boxed(String primitive) {
-        return switch (primitive) {
-            case "int" -> "Integer";
-            case "char" -> "Character";
-            default -> Character.toUpperCase(primitive.charAt(0)) + primitive.substring(1);
-        };
     }
 }
