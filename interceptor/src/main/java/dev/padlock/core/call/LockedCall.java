@@ -3,20 +3,18 @@ package dev.padlock.core.call;
 import dev.padlock.LockContext;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.turns.LocalTurns;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.redisson.api.RLock;
 
 /**
- * One {@code @Locked} call while it runs, its locks included before they are taken: which are taken and since when,
- * their fencing tokens, whether one was taken in doubt, and a verb for each move of its {@link CallPhase}. Its leases
- * are booked in its superclasses ({@link LeaseBook}, {@link LeaseDeadlines}: a call stays one allocation); its turns
+ * One {@code @Locked} call while it runs, its locks included before they are taken, with a verb for each move of its
+ * {@link CallPhase}. What it took is kept by its superclasses ({@link TakenLocks}), its leases booked there too
+ * ({@link LeaseBook}, {@link LeaseDeadlines}), so that a call stays one allocation; its turns
  * and the holds handed to it in {@link CallTurns}; the enclosing calls whose holds it shares in {@link SharedHolds};
  * the thread running its body in {@link ThreadCalls}, so that {@link LockContext} can describe it.
  */
-public final class LockedCall extends LeaseBook {
+public final class LockedCall extends TakenLocks {
 
     public final CallFacts facts;
     public final RLock[] locks;
@@ -25,19 +23,6 @@ public final class LockedCall extends LeaseBook {
      * LockOperation.nextCallOwner()}); see {@link #ownerOf} for those handed to it.
      */
     public final long owner;
-    /** Fencing tokens by lock index, for {@code FENCED} locks only; else {@code null}. */
-    private final long[] tokens;
-
-    /** How many of {@code locks}, in order, are taken: only those are renewed and released. */
-    private volatile int takenCount;
-
-    private long acquiredNanos;
-
-    /**
-     * The lock whose acquisition got no answer (a timeout while the script may have run), released like a taken one
-     * but not reported lost when found not held; -1 when none. See {@link #takenInDoubt}.
-     */
-    private volatile int inDoubt = -1;
 
     /**
      * Whether the call's meter heard it acquired its locks, so it also hears of their release, once. Written before
@@ -91,18 +76,17 @@ public final class LockedCall extends LeaseBook {
             LocalTurns<HandOff.Hold> turns,
             HandOff handOff,
             List<LockedCall> keptForScope) {
-        super(locks.length);
+        super(locks.length, fenced);
         this.facts = facts;
         this.locks = locks;
         this.owner = owner;
-        this.tokens = fenced ? new long[locks.length] : null;
         this.turns = new CallTurns(this, turns, handOff);
         this.hosts = SharedHolds.of(this, ThreadCalls.current(), keptForScope);
     }
 
     /** The index of the lock on {@code key} among those this call has taken, or -1. */
     int indexOf(String key) {
-        int count = takenCount;
+        int count = takenCount();
         for (int j = 0; j < count; j++) {
             if (locks[j].getName().equals(key)) {
                 return j;
@@ -148,8 +132,8 @@ public final class LockedCall extends LeaseBook {
         if (!host.admitSharer()) {
             return false;
         }
-        if (tokens != null) {
-            tokens[index] = host.tokens[hosts.hostIndex(index)];
+        if (isFenced()) {
+            recordToken(index, host.token(hosts.hostIndex(index)));
         }
         markTaken(index + 1);
         return true;
@@ -161,12 +145,7 @@ public final class LockedCall extends LeaseBook {
      * caller to release; {@code null} when there are none, the common case. Called once per call.
      */
     public LockedCall[] stopSharing() {
-        return hosts == null ? null : hosts.stop(takenCount);
-    }
-
-    /** When the call took its first lock ({@link System#nanoTime}). */
-    public long acquiredNanos() {
-        return acquiredNanos;
+        return hosts == null ? null : hosts.stop(takenCount());
     }
 
     /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
@@ -177,36 +156,6 @@ public final class LockedCall extends LeaseBook {
     /** The owner id lock {@code index} is held under in Redis; see {@link CallTurns#ownerOf}. */
     public long ownerOf(int index) {
         return turns.ownerOf(index);
-    }
-
-    /**
-     * Lock {@code index}'s acquisition got no answer, so it may have been taken (a timeout while the script may have
-     * run): it counts as taken, so that the release undoes it with an owner-checked unlock, but it is never reported
-     * lost when found not held, nor kept for a hold-at-least, nor handed on.
-     */
-    public void takenInDoubt(int index) {
-        inDoubt = index;
-        markTaken(index + 1);
-    }
-
-    /** Whether the call's locks give fencing tokens ({@code FENCED}). */
-    public boolean isFenced() {
-        return tokens != null;
-    }
-
-    /** The fencing token Redis gave lock {@code index} (or the enclosing call's, for a shared hold); 0 before. */
-    public long token(int index) {
-        return tokens[index];
-    }
-
-    /** Redis gave lock {@code index} fencing token {@code token}, as it granted it. */
-    public void recordToken(int index, long token) {
-        tokens[index] = token;
-    }
-
-    /** Whether lock {@code index} was taken in doubt ({@link #takenInDoubt}). */
-    public boolean isInDoubt(int index) {
-        return index == inDoubt;
     }
 
     /** The call's meter heard it acquired its locks: it hears of their release too ({@link #holdEnded}). */
@@ -255,30 +204,13 @@ public final class LockedCall extends LeaseBook {
         return true;
     }
 
-    /** The first {@code count} locks are held from now on. */
-    public void markTaken(int count) {
-        if (count == 1) {
-            acquiredNanos = System.nanoTime();
-        }
-        takenCount = count;
-    }
-
-    /** How many locks, in order, are taken. */
-    public int takenCount() {
-        return takenCount;
-    }
-
-    public Duration heldFor() {
-        return Duration.ofNanos(System.nanoTime() - acquiredNanos);
-    }
-
     /**
      * The call gave up its locks (released them, or left them to lapse): tells its meter how long they were held, if
      * it heard they were acquired. Called once per call, by whoever began the release or the lapse.
      */
     public void holdEnded() {
         if (metered) {
-            facts.meter().released(System.nanoTime() - acquiredNanos);
+            facts.meter().released(System.nanoTime() - acquiredNanos());
         }
     }
 
@@ -292,7 +224,7 @@ public final class LockedCall extends LeaseBook {
      * has one, its body ran, and the lock was not taken in doubt (never known to be the call's).
      */
     public boolean keepsHoldAtLeast(int index) {
-        return facts.holdAtLeastMillis() > 0 && bodyRan && index != inDoubt;
+        return facts.holdAtLeastMillis() > 0 && bodyRan && !isInDoubt(index);
     }
 
     /** Records what the call ends inside and may keep its locks for until it completes; see {@link #scope}. */
@@ -371,10 +303,5 @@ public final class LockedCall extends LeaseBook {
             case DEFERRED -> deferredFor;
             case ACQUIRING, RUNNING, ABANDONED -> "running";
         };
-    }
-
-    /** Worked out when asked, so that a call pays for one clock read, not two. */
-    public Instant acquiredAt() {
-        return Instant.now().minusNanos(System.nanoTime() - acquiredNanos);
     }
 }
