@@ -4,6 +4,7 @@ import dev.padlock.LockType;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.events.LockLossReporter;
 import dev.padlock.core.redis.LockKind;
+import java.util.function.LongSupplier;
 
 /**
  * What a call says about itself, fixed per method: what {@link dev.padlock.LockContext} and loss reports name, and
@@ -21,6 +22,8 @@ import dev.padlock.core.redis.LockKind;
  * @param hasFixedLease whether the locks are taken with a fixed lease ({@code Locked.leaseTime}): not renewed, only
  *     their deadlines watched, except that a lock handed to the call is extended to the lease owed to it (see {@link
  *     HandOff}); false in watchdog mode, where they are renewed while held
+ * @param ticker the engine's monotonic clock in nanoseconds ({@code EngineOptions.ticker}), which the call's times
+ *     are read on
  */
 public record CallFacts(
         String method,
@@ -31,7 +34,8 @@ public record CallFacts(
         LockEvents.Meter meter,
         LockKind kind,
         long holdAtLeastMillis,
-        boolean hasFixedLease) {
+        boolean hasFixedLease,
+        LongSupplier ticker) {
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

@@ -2,6 +2,7 @@ package dev.padlock.core.call;
 
 import dev.padlock.core.turns.LocalTurns;
 import java.util.concurrent.CompletableFuture;
+import org.redisson.api.RLock;
 
 /**
  * One call's place in this application's queue for each of its keys ({@link LocalTurns}), and what hand-off ({@link
@@ -13,7 +14,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class CallTurns {
 
-    private final LockedCall call;
+    /** The call, as far as its turns need it: what it took and its leases; its monitor guards {@link #held}. */
+    private final TakenLocks call;
+
+    private final RLock[] locks;
+    /** The call's own owner id ({@link LockedCall#owner}). */
+    private final long owner;
     /** Where the call queues for its keys before asking Redis; {@code null} for locks that take no turns. */
     private final LocalTurns<HandOff.Hold> turns;
     /** With {@link #turns}: which locks this call holds the turn for (guarded by the call). */
@@ -27,10 +33,12 @@ public final class CallTurns {
      */
     private volatile HandOff.Hold[] adopted;
 
-    CallTurns(LockedCall call, LocalTurns<HandOff.Hold> turns, HandOff handOff) {
+    CallTurns(TakenLocks call, RLock[] locks, long owner, LocalTurns<HandOff.Hold> turns, HandOff handOff) {
         this.call = call;
+        this.locks = locks;
+        this.owner = owner;
         this.turns = turns;
-        this.held = turns != null ? new boolean[call.locks.length] : null;
+        this.held = turns != null ? new boolean[locks.length] : null;
         this.handOff = handOff;
     }
 
@@ -75,7 +83,7 @@ public final class CallTurns {
             }
             held[index] = false;
         }
-        turns.pass(call.locks[index].getName(), yieldNanos);
+        turns.pass(locks[index].getName(), yieldNanos);
     }
 
     /**
@@ -84,7 +92,7 @@ public final class CallTurns {
      */
     public long ownerOf(int index) {
         HandOff.Hold[] holds = adopted;
-        return holds == null || holds[index] == null ? call.owner : holds[index].owner();
+        return holds == null || holds[index] == null ? owner : holds[index].owner();
     }
 
     /** The hold of lock {@code index} that was handed to this call, or {@code null} if it took the lock itself. */
@@ -100,7 +108,7 @@ public final class CallTurns {
     public void adopt(int index, HandOff.Hold hold) {
         HandOff.Hold[] holds = adopted;
         if (holds == null) {
-            holds = new HandOff.Hold[call.locks.length];
+            holds = new HandOff.Hold[locks.length];
         }
         holds[index] = hold;
         adopted = holds;
@@ -118,7 +126,7 @@ public final class CallTurns {
     public void checked(int index, CompletableFuture<Boolean> check) {
         CompletableFuture<?>[] all = checks;
         if (all == null) {
-            all = new CompletableFuture<?>[call.locks.length];
+            all = new CompletableFuture<?>[locks.length];
         }
         all[index] = check;
         checks = all;
@@ -133,7 +141,7 @@ public final class CallTurns {
 
     /** Whether other calls of this application wait for lock {@code index}'s key; a hint (see {@link LocalTurns}). */
     public boolean hasLocalWaiters(int index) {
-        return turns != null && turns.hasWaiters(call.locks[index].getName());
+        return turns != null && turns.hasWaiters(locks[index].getName());
     }
 
     /**
@@ -148,7 +156,7 @@ public final class CallTurns {
             }
             held[index] = false; // claimed here, so that no one passes it beside the hand-off
         }
-        if (turns.handOff(call.locks[index].getName(), hold)) {
+        if (turns.handOff(locks[index].getName(), hold)) {
             return true;
         }
         synchronized (call) {

@@ -180,7 +180,7 @@ public abstract class LeaseBook extends LeaseDeadlines {
     }
 
     /** A call sharing a hold of this one ended: true when this call's release waited for it and is due now. */
-    final synchronized boolean sharerEnded() {
+    public final synchronized boolean sharerEnded() {
         if (--sharers > 0 || !releaseDue) {
             return false;
         }

@@ -4,7 +4,9 @@ import dev.padlock.LockContext;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.turns.LocalTurns;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.redisson.api.RLock;
 
 /**
@@ -14,7 +16,7 @@ import org.redisson.api.RLock;
  * and the holds handed to it in {@link CallTurns}; the enclosing calls whose holds it shares in {@link SharedHolds};
  * the thread running its body in {@link ThreadCalls}, so that {@link LockContext} can describe it.
  */
-public final class LockedCall extends TakenLocks {
+public final class LockedCall extends TakenLocks implements SharedHolds.Host {
 
     public final CallFacts facts;
     public final RLock[] locks;
@@ -23,18 +25,6 @@ public final class LockedCall extends TakenLocks {
      * LockOperation.nextCallOwner()}); see {@link #ownerOf} for those handed to it.
      */
     public final long owner;
-
-    /**
-     * Whether the call's meter heard it acquired its locks, so it also hears of their release, once. Written before
-     * the acquisition completes, read by whoever releases after it.
-     */
-    private volatile boolean metered;
-
-    /**
-     * What the call's meter kept of the acquisition's start ({@link LockEvents.Meter#acquiring}), handed back when it
-     * ends; written by the caller before the acquisition starts, so whoever ends it sees it.
-     */
-    private Object acquiring;
 
     /** Whether {@code LeaseRenewal} watches this call's deadlines; written by the thread that acquires. */
     private boolean watched;
@@ -64,6 +54,8 @@ public final class LockedCall extends TakenLocks {
     private LockedCall enclosing;
 
     /**
+     * @param innermost the call whose body runs on this thread ({@link ThreadCalls#current()}), or {@code null}: this
+     *     call shares the holds it and the calls it is nested in have of this call's keys
      * @param keptForScope the calls that ended inside what this call ends inside (the caller's transaction) and keep
      *     their locks until it completes: this call shares the holds they keep, as a nested call shares its enclosing
      *     call's, for it would otherwise wait for a key that waits for this call's own scope to end
@@ -75,17 +67,18 @@ public final class LockedCall extends TakenLocks {
             boolean fenced,
             LocalTurns<HandOff.Hold> turns,
             HandOff handOff,
+            LockedCall innermost,
             List<LockedCall> keptForScope) {
         super(locks.length, fenced);
         this.facts = facts;
         this.locks = locks;
         this.owner = owner;
-        this.turns = new CallTurns(this, turns, handOff);
-        this.hosts = SharedHolds.of(this, ThreadCalls.current(), keptForScope);
+        this.turns = new CallTurns(this, locks, owner, turns, handOff);
+        this.hosts = SharedHolds.of(this, locks, innermost, keptForScope);
     }
 
-    /** The index of the lock on {@code key} among those this call has taken, or -1. */
-    int indexOf(String key) {
+    @Override
+    public int indexOf(String key) {
         int count = takenCount();
         for (int j = 0; j < count; j++) {
             if (locks[j].getName().equals(key)) {
@@ -113,7 +106,7 @@ public final class LockedCall extends TakenLocks {
 
     /** The enclosing call whose hold of lock {@code index} this call shares; see {@link #sharesHold}. */
     public LockedCall host(int index) {
-        return hosts.host(index);
+        return (LockedCall) hosts.host(index);
     }
 
     /** The index of lock {@code index}'s key among the locks of its {@link #host}. */
@@ -128,7 +121,7 @@ public final class LockedCall extends TakenLocks {
      * completed on another thread): there is no hold to share any more, and nothing was taken.
      */
     public boolean shareHold(int index) {
-        LockedCall host = hosts.host(index);
+        LockedCall host = host(index);
         if (!host.admitSharer()) {
             return false;
         }
@@ -145,7 +138,11 @@ public final class LockedCall extends TakenLocks {
      * caller to release; {@code null} when there are none, the common case. Called once per call.
      */
     public LockedCall[] stopSharing() {
-        return hosts == null ? null : hosts.stop(takenCount());
+        if (hosts == null) {
+            return null;
+        }
+        SharedHolds.Host[] due = hosts.stop(takenCount());
+        return due == null ? null : Arrays.copyOf(due, due.length, LockedCall[].class);
     }
 
     /** Whether the call queues in {@link LocalTurns} before asking Redis for lock {@code index}. */
@@ -156,21 +153,6 @@ public final class LockedCall extends TakenLocks {
     /** The owner id lock {@code index} is held under in Redis; see {@link CallTurns#ownerOf}. */
     public long ownerOf(int index) {
         return turns.ownerOf(index);
-    }
-
-    /** The call's meter heard it acquired its locks: it hears of their release too ({@link #holdEnded}). */
-    public void acquisitionMetered() {
-        metered = true;
-    }
-
-    /** The call starts to acquire; {@code token} is what its meter keeps of that start, handed back as it ends. */
-    public void startedAcquiring(Object token) {
-        acquiring = token;
-    }
-
-    /** What the call's meter kept of the acquisition's start; see {@link #startedAcquiring}. */
-    public Object acquiringToken() {
-        return acquiring;
     }
 
     /**
@@ -202,16 +184,6 @@ public final class LockedCall extends TakenLocks {
         }
         watched = true;
         return true;
-    }
-
-    /**
-     * The call gave up its locks (released them, or left them to lapse): tells its meter how long they were held, if
-     * it heard they were acquired. Called once per call, by whoever began the release or the lapse.
-     */
-    public void holdEnded() {
-        if (metered) {
-            facts.meter().released(System.nanoTime() - acquiredNanos());
-        }
     }
 
     /** The deadline of lock {@code index} ({@link System#nanoTime}), the enclosing call's if shared; 0 if not taken. */
@@ -284,6 +256,16 @@ public final class LockedCall extends TakenLocks {
         return enclosing;
     }
 
+    @Override
+    public SharedHolds.Host enclosingHost() {
+        return enclosing;
+    }
+
+    @Override
+    public boolean sameEngineAs(SharedHolds.Host other) {
+        return other instanceof LockedCall call && facts.sameEngineAs(call.facts);
+    }
+
     public List<String> keys() {
         List<String> keys = new ArrayList<>(locks.length);
         for (RLock lock : locks) {
@@ -303,5 +285,15 @@ public final class LockedCall extends TakenLocks {
             case DEFERRED -> deferredFor;
             case ACQUIRING, RUNNING, ABANDONED -> "running";
         };
+    }
+
+    @Override
+    LongSupplier ticker() {
+        return facts.ticker();
+    }
+
+    @Override
+    LockEvents.Meter meter() {
+        return facts.meter();
     }
 }

@@ -1,6 +1,7 @@
 package dev.padlock.core.call;
 
 import java.util.List;
+import org.redisson.api.RLock;
 
 /**
  * By lock index, the calls whose holds of the same keys a new call shares instead of asking Redis: the calls it is
@@ -9,11 +10,27 @@ import java.util.List;
  */
 final class SharedHolds {
 
-    private final LockedCall[] hosts;
+    /** A call whose holds another may share, as far as the sharing needs it ({@link LockedCall}). */
+    interface Host {
+
+        /** The index of the lock on {@code key} among those this call has taken, or -1. */
+        int indexOf(String key);
+
+        /** The call this one is nested in on the thread running its body, or {@code null}. */
+        Host enclosingHost();
+
+        /** Whether the two calls run in the same engine (application): only then is a hold shared. */
+        boolean sameEngineAs(Host other);
+
+        /** A call sharing a hold of this one ended: true when this call's release waited for it and is due now. */
+        boolean sharerEnded();
+    }
+
+    private final Host[] hosts;
     private final int[] hostIndexes;
 
     private SharedHolds(int count) {
-        hosts = new LockedCall[count];
+        hosts = new Host[count];
         hostIndexes = new int[count];
     }
 
@@ -21,27 +38,27 @@ final class SharedHolds {
      * The holds {@code call} shares: of {@code innermost} and the calls it is nested in, then of {@code keptForScope},
      * the first found holding a key taking it; {@code null} when it shares none.
      */
-    static SharedHolds of(LockedCall call, LockedCall innermost, List<LockedCall> keptForScope) {
+    static SharedHolds of(Host call, RLock[] locks, Host innermost, List<? extends Host> keptForScope) {
         SharedHolds found = null;
-        for (LockedCall host = innermost; host != null; host = host.enclosing()) {
-            found = found(found, call, host);
+        for (Host host = innermost; host != null; host = host.enclosingHost()) {
+            found = found(found, call, locks, host);
         }
-        for (LockedCall host : keptForScope) {
-            found = found(found, call, host);
+        for (Host host : keptForScope) {
+            found = found(found, call, locks, host);
         }
         return found;
     }
 
     /** Adds the holds {@code host} has of {@code call}'s keys that no call found before holds. */
-    private static SharedHolds found(SharedHolds found, LockedCall call, LockedCall host) {
-        if (!host.facts.sameEngineAs(call.facts)) {
+    private static SharedHolds found(SharedHolds found, Host call, RLock[] locks, Host host) {
+        if (!host.sameEngineAs(call)) {
             return found; // another application's call, run on this thread: its holds are not this one's
         }
-        for (int i = 0; i < call.locks.length; i++) {
-            int j = host.indexOf(call.locks[i].getName());
+        for (int i = 0; i < locks.length; i++) {
+            int j = host.indexOf(locks[i].getName());
             if (j >= 0 && (found == null || found.hosts[i] == null)) {
                 if (found == null) {
-                    found = new SharedHolds(call.locks.length);
+                    found = new SharedHolds(locks.length);
                 }
                 found.hosts[i] = host;
                 found.hostIndexes[i] = j;
@@ -51,7 +68,7 @@ final class SharedHolds {
     }
 
     /** The call whose hold of lock {@code index} is shared, or {@code null}. */
-    LockedCall host(int index) {
+    Host host(int index) {
         return hosts[index];
     }
 
@@ -63,12 +80,12 @@ final class SharedHolds {
      * The sharing call's release has begun, {@code count} locks taken: the hosts whose own release waited for it and
      * is due now, by lock index, or {@code null} when none is.
      */
-    LockedCall[] stop(int count) {
-        LockedCall[] due = null;
+    Host[] stop(int count) {
+        Host[] due = null;
         for (int i = 0; i < count; i++) {
             if (hosts[i] != null && hosts[i].sharerEnded()) {
                 if (due == null) {
-                    due = new LockedCall[count];
+                    due = new Host[count];
                 }
                 due[i] = hosts[i];
             }

@@ -1,12 +1,14 @@
 package dev.padlock.core.call;
 
+import dev.padlock.core.events.LockEvents;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.LongSupplier;
 
 /**
- * Which of a call's locks are taken, in order, and since when; their fencing tokens; and the one taken in doubt, if
- * any. The superclass of {@link LockedCall} rather than a field of it, as {@link LeaseBook} is, so that a call stays
- * one allocation.
+ * Which of a call's locks are taken, in order, and since when; their fencing tokens; the one taken in doubt, if any;
+ * and what the call's meter heard of the acquisition, so that it hears of the release once. The superclass of {@link
+ * LockedCall} rather than a field of it, as {@link LeaseBook} is, so that a call stays one allocation.
  */
 public abstract class TakenLocks extends LeaseBook {
 
@@ -23,6 +25,18 @@ public abstract class TakenLocks extends LeaseBook {
      * but not reported lost when found not held; -1 when none. See {@link #takenInDoubt}.
      */
     private volatile int inDoubt = -1;
+
+    /**
+     * Whether the call's meter heard it acquired its locks, so it also hears of their release, once. Written before
+     * the acquisition completes, read by whoever releases after it.
+     */
+    private volatile boolean metered;
+
+    /**
+     * What the call's meter kept of the acquisition's start ({@link LockEvents.Meter#acquiring}), handed back when it
+     * ends; written by the caller before the acquisition starts, so whoever ends it sees it.
+     */
+    private Object acquiring;
 
     TakenLocks(int lockCount, boolean fenced) {
         super(lockCount);
@@ -67,7 +81,7 @@ public abstract class TakenLocks extends LeaseBook {
     /** The first {@code count} locks are held from now on. */
     public void markTaken(int count) {
         if (count == 1) {
-            acquiredNanos = System.nanoTime();
+            acquiredNanos = ticker().getAsLong();
         }
         takenCount = count;
     }
@@ -78,11 +92,42 @@ public abstract class TakenLocks extends LeaseBook {
     }
 
     public Duration heldFor() {
-        return Duration.ofNanos(System.nanoTime() - acquiredNanos);
+        return Duration.ofNanos(ticker().getAsLong() - acquiredNanos);
     }
 
     /** Worked out when asked, so that a call pays for one clock read, not two. */
     public Instant acquiredAt() {
-        return Instant.now().minusNanos(System.nanoTime() - acquiredNanos);
+        return Instant.now().minusNanos(ticker().getAsLong() - acquiredNanos);
     }
+
+    /** The clock the call's times are read on ({@link CallFacts#ticker}). */
+    abstract LongSupplier ticker();
+
+    /** The call's meter heard it acquired its locks: it hears of their release too ({@link #holdEnded}). */
+    public void acquisitionMetered() {
+        metered = true;
+    }
+
+    /** The call starts to acquire; {@code token} is what its meter keeps of that start, handed back as it ends. */
+    public void startedAcquiring(Object token) {
+        acquiring = token;
+    }
+
+    /** What the call's meter kept of the acquisition's start; see {@link #startedAcquiring}. */
+    public Object acquiringToken() {
+        return acquiring;
+    }
+
+    /**
+     * The call gave up its locks (released them, or left them to lapse): tells its meter how long they were held, if
+     * it heard they were acquired. Called once per call, by whoever began the release or the lapse.
+     */
+    public void holdEnded() {
+        if (metered) {
+            meter().released(ticker().getAsLong() - acquiredNanos());
+        }
+    }
+
+    /** What the call tells metrics ({@link CallFacts#meter}); {@code null} when nothing listens. */
+    abstract LockEvents.Meter meter();
 }

@@ -49,7 +49,7 @@ public class CurrentLockContext implements LockContext {
     @Override
     public Duration remaining() {
         LockedCall call = call();
-        long now = System.nanoTime();
+        long now = call.facts.ticker().getAsLong();
         long earliest = Long.MAX_VALUE;
         for (int i = 0; i < call.locks.length; i++) {
             if (call.lossOf(i) != null || (call.sharesHold(i) && call.host(i).isLost(call.hostIndex(i)))) {
@@ -72,7 +72,7 @@ public class CurrentLockContext implements LockContext {
     @Override
     public void checkHeld() {
         LockedCall call = call();
-        LockLost loss = LockLosses.overdueNow(call, System.nanoTime());
+        LockLost loss = LockLosses.overdueNow(call, call.facts.ticker().getAsLong());
         if (loss != null) {
             throw new LockLostException(loss);
         }

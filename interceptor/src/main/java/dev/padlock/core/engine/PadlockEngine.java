@@ -54,17 +54,19 @@ public final class PadlockEngine {
         // Padlock's own client (ManagedClient) may still be connecting; an application's is there once looked up.
         RedisClientSource source = RedisClientSource.of(wiring.client());
         EngineOptions options = wiring.options();
-        this.renewal = new LeaseRenewal(source, options.reportsLossAtDeadline());
+        this.renewal = new LeaseRenewal(source, options.reportsLossAtDeadline(), options.ticker());
         this.losses = new LockLossReporter(wiring.lockLost());
         this.services = new EngineServices(
                 source,
                 renewal,
-                new Releaser(renewal, source, options.givesWay()),
+                new Releaser(renewal, source, options.givesWay(), options.commands(), options.ticker()),
                 losses,
                 wiring.callers(),
                 turns,
                 wiring.events(),
-                wiring.releaseTimings());
+                wiring.releaseTimings(),
+                options.commands(),
+                options.ticker());
     }
 
     /**

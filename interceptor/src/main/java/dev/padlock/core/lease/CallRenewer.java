@@ -113,7 +113,7 @@ final class CallRenewer {
             return;
         }
         RLock lock = call.locks[index];
-        long sent = System.nanoTime();
+        long sent = call.facts.ticker().getAsLong();
         CompletionStage<Boolean> renewal;
         try {
             renewal = call.facts.kind().renew(redisson, lock, call.ownerOf(index), lease);

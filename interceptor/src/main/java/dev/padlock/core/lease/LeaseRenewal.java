@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.redisson.api.RedissonClient;
 
@@ -48,9 +49,13 @@ public final class LeaseRenewal {
      */
     private final boolean reportsAtDeadline;
 
-    public LeaseRenewal(Supplier<RedissonClient> client, boolean reportsAtDeadline) {
+    /** The engine's clock ({@code EngineOptions.ticker}), which every deadline of its calls is read on. */
+    private final LongSupplier ticker;
+
+    public LeaseRenewal(Supplier<RedissonClient> client, boolean reportsAtDeadline, LongSupplier ticker) {
         this.client = client;
         this.reportsAtDeadline = reportsAtDeadline;
+        this.ticker = ticker;
     }
 
     /**
@@ -102,7 +107,7 @@ public final class LeaseRenewal {
     /** The locks of the calls watched now, by key: a live view's picture. */
     public List<LiveLocks.Held> held() {
         List<LiveLocks.Held> locks = new ArrayList<>();
-        long now = System.nanoTime();
+        long now = ticker.getAsLong();
         held.forEach(call -> describe(call, now, locks));
         locks.sort(Comparator.comparing(LiveLocks.Held::key));
         return locks;
@@ -158,7 +163,7 @@ public final class LeaseRenewal {
                 wake.cancel(false);
             }
             wakeAt = at;
-            wake = Ticks.EXECUTOR.schedule(this::tick, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+            wake = Ticks.EXECUTOR.schedule(this::tick, Math.max(0, at - ticker.getAsLong()), TimeUnit.NANOSECONDS);
         }
     }
 
@@ -168,10 +173,10 @@ public final class LeaseRenewal {
         }
         long next = Long.MAX_VALUE;
         try {
-            next = attend(System.nanoTime());
+            next = attend(ticker.getAsLong());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "Padlock could not renew lock leases; it tries again shortly", e);
-            next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CallRenewer.retryMillis(leaseMillis));
+            next = ticker.getAsLong() + TimeUnit.MILLISECONDS.toNanos(CallRenewer.retryMillis(leaseMillis));
         } finally {
             // Calls watched during this tick scheduled their own wake when they needed an earlier one.
             wakeBy(held.isEmpty() ? Long.MAX_VALUE : next);

@@ -55,6 +55,8 @@ final class Acquirer {
                 services.releaser(),
                 services.client(),
                 services.releaseTiming(plan.settings().release()),
+                services.commands(),
+                services.ticker(),
                 handsOff);
     }
 
@@ -68,13 +70,13 @@ final class Acquirer {
         if (call.sharesHolds()) {
             LockException refused = refusedNested(call);
             if (refused != null) {
-                Taking.ended(call, LockEvents.Outcome.REFUSED, System.nanoTime());
+                Taking.ended(call, LockEvents.Outcome.REFUSED, rules.ticker().getAsLong());
                 return CompletableFuture.failedFuture(refused);
             }
         }
         long lease =
                 rules.leaseMillis() > 0 ? rules.leaseMillis() : rules.renewal().leaseMillis();
-        Taking taking = new Taking(rules, call, lease, System.nanoTime());
+        Taking taking = new Taking(rules, call, lease, rules.ticker().getAsLong());
         if (call.scope() != null) {
             taking.result.whenComplete((taken, failure) -> rules.timing().waited(call));
         }

@@ -5,8 +5,10 @@ import dev.padlock.core.call.HandOff;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.lease.LeaseRenewal;
 import dev.padlock.core.plan.LockPlan;
+import dev.padlock.core.redis.LockCommands;
 import dev.padlock.core.redis.LockKind;
 import dev.padlock.core.turns.LocalTurns;
+import java.util.function.LongSupplier;
 
 /**
  * What every acquisition of one method's calls shares, fixed at deployment: each {@link Taking} reads it, and {@link
@@ -17,6 +19,8 @@ import dev.padlock.core.turns.LocalTurns;
  * @param fenced whether each acquisition gets a fencing token
  * @param timing when the method's calls release; a call ending inside what it waits for (the caller's transaction)
  *     asks it whether a wait could never end
+ * @param commands the lock commands the acquisition sends
+ * @param ticker the engine's clock, which the wait budget is read on
  * @param handsOff whether this method's calls hand their keys on: only then do they check a hold early
  */
 record AcquisitionRules(
@@ -30,6 +34,8 @@ record AcquisitionRules(
         Releaser releaser,
         RedisClientSource client,
         ReleaseTiming timing,
+        LockCommands commands,
+        LongSupplier ticker,
         boolean handsOff) {
 
     /** Why lock {@code key} was not acquired, in words naming the method, its wait and the fix. */

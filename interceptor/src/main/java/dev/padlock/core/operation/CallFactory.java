@@ -5,6 +5,7 @@ import dev.padlock.core.CallerContext;
 import dev.padlock.core.call.CallFacts;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.ThreadCalls;
 import dev.padlock.core.client.ConnectionFailedException;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.events.GuardedMeter;
@@ -58,7 +59,8 @@ final class CallFactory {
                         services.events(), plan.lockName(), plan.settings().type()),
                 kind,
                 plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0,
-                !plan.settings().usesWatchdog() && plan.settings().leaseTime().toMillis() > 0);
+                !plan.settings().usesWatchdog() && plan.settings().leaseTime().toMillis() > 0,
+                services.ticker());
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;
@@ -179,7 +181,8 @@ final class CallFactory {
         for (int i = 0; i < names.length; i++) {
             locks[i] = kind.lock(redisson, names[i]);
         }
-        LockedCall call = new LockedCall(facts, locks, owner, fenced, turns, handOff, keptForScope);
+        LockedCall call =
+                new LockedCall(facts, locks, owner, fenced, turns, handOff, ThreadCalls.current(), keptForScope);
         call.startedAcquiring(acquiring);
         return call;
     }

@@ -6,8 +6,10 @@ import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.LockCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -28,6 +30,8 @@ import org.redisson.api.RedissonClient;
  */
 final class HandingOn {
 
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
     /** The least a next caller gives way, and the most (however slow the unlock's round trip was). */
     private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
@@ -44,9 +48,14 @@ final class HandingOn {
      */
     private final boolean givesWay;
 
-    HandingOn(RedisClientSource client, boolean givesWay) {
+    private final LockCommands commands;
+    private final LongSupplier ticker;
+
+    HandingOn(RedisClientSource client, boolean givesWay, LockCommands commands, LongSupplier ticker) {
         this.client = client;
         this.givesWay = givesWay;
+        this.commands = commands;
+        this.ticker = ticker;
     }
 
     /**
@@ -54,13 +63,13 @@ final class HandingOn {
      * it, else unlocks it. Completes once Redis answered for the call's hold.
      */
     CompletableFuture<Void> handOnOrUnlock(LockedCall call, int index) {
-        if (!call.turns.hasLocalWaiters(index) || !call.turns.mayHandOn(index, System.nanoTime())) {
+        if (!call.turns.hasLocalWaiters(index) || !call.turns.mayHandOn(index, ticker.getAsLong())) {
             return unlock(call, index); // the common case, an uncontended key
         }
         CompletableFuture<Boolean> check = call.turns.checkOf(index);
         if (check == null || check.isCompletedExceptionally()) {
             // nothing confirmed the hold since the call took it from Redis: ask now, before anyone starts on it
-            check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+            check = commands.stillHeld(call.locks[index], call.ownerOf(index));
         }
         return check.handle((held, failure) -> failure == null ? held : null).thenCompose(held -> {
             if (held == null) {
@@ -92,8 +101,8 @@ final class HandingOn {
     CompletableFuture<Void> unlock(LockedCall call, int index) {
         String key = call.locks[index].getName();
         CompletableFuture<Long> others = givesWay && call.turns.hasLocalWaiters(index) ? listeners(call, key) : null;
-        long sent = System.nanoTime();
-        CompletableFuture<Void> unlock = Acquisition.unlock(call.locks[index], call.ownerOf(index));
+        long sent = ticker.getAsLong();
+        CompletableFuture<Void> unlock = commands.unlock(call.locks[index], call.ownerOf(index));
         CompletableFuture<LockLost> loss;
         if (others == null) {
             loss = unlock.handle((ignored, failure) -> {
@@ -102,7 +111,7 @@ final class HandingOn {
             });
         } else {
             loss = unlock.handle((ignored, failure) -> failure).thenCombine(others, (failure, listening) -> {
-                long now = System.nanoTime();
+                long now = ticker.getAsLong();
                 long yield = 0;
                 if (listening > 0) {
                     yield = yieldNanos(now - sent);
@@ -148,8 +157,8 @@ final class HandingOn {
      * A hold handed to a call that cannot adopt it any more: unlocked in Redis, owner-checked, and the unlock's answer
      * given to the call that handed it on, as an adopter's check would have been.
      */
-    static CompletableFuture<Void> giveBack(RLock lock, HandOff.Hold hold) {
-        return Acquisition.unlock(lock, hold.owner()).handle((ignored, failure) -> {
+    static CompletableFuture<Void> giveBack(LockCommands commands, RLock lock, HandOff.Hold hold) {
+        return commands.unlock(lock, hold.owner()).handle((ignored, failure) -> {
             Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
             if (cause == null) {
                 hold.confirmed().complete(true);
@@ -168,9 +177,9 @@ final class HandingOn {
      * ({@code HAND_OFF} for an adopted hold, {@code RENEWAL} otherwise), recorded before the previous holder and a
      * release of this call hear the answer.
      */
-    static void check(LockedCall call, int index, HandOff.Hold handed) {
+    static void check(LockCommands commands, LockedCall call, int index, HandOff.Hold handed) {
         call.beginCheck();
-        CompletableFuture<Boolean> check = Acquisition.stillHeld(call.locks[index], call.ownerOf(index));
+        CompletableFuture<Boolean> check = commands.stillHeld(call.locks[index], call.ownerOf(index));
         call.turns.checked(index, check);
         check.whenComplete((held, failure) -> {
             Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
@@ -197,6 +206,6 @@ final class HandingOn {
 
     /** Reports {@code loss}, if any, on Padlock's event thread; completes once observers heard it. */
     static CompletableFuture<Void> report(LockedCall call, LockLost loss) {
-        return loss == null ? Releaser.DONE : call.facts.reporter().reportLater(loss);
+        return loss == null ? DONE : call.facts.reporter().reportLater(loss);
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * What the interceptor runs for one {@code @Locked} method: render the keys, take the locks in order ({@link
@@ -53,6 +54,8 @@ public abstract class LockOperation {
     final CallFactory calls;
     final Acquirer acquirer;
     final Releaser releaser;
+    /** The engine's clock ({@link EngineServices#ticker}). */
+    final LongSupplier ticker;
     /** When a call whose work is done releases: at once, or once what it ended inside completes. */
     final ReleaseTiming timing;
     /** What {@link #timing} may do with a call whose release it took over. */
@@ -73,19 +76,20 @@ public abstract class LockOperation {
         this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
         this.callers = services.callers();
         this.releaser = services.releaser();
+        this.ticker = services.ticker();
         this.timing = services.releaseTiming(plan.settings().release());
         this.deferred = new ReleaseTiming.Deferred() {
             @Override
             public boolean mustFail(LockedCall call) {
                 if (!throwOnLoss) {
-                    LockLosses.overdueNow(call, System.nanoTime()); // found and reported, but nothing fails for it
+                    LockLosses.overdueNow(call, ticker.getAsLong()); // found and reported, but nothing fails for it
                     return false;
                 }
                 // A renewal or a hand-off's check still in flight may yet find the lock lost: its answer decides, not
                 // the moment the scope began to complete. Bounded like a release; answered at once, usually.
                 Acquisition.awaitUninterruptibly(
-                        call.inFlightAnswered(), System.nanoTime() + Releaser.RELEASE_TIMEOUT_NANOS);
-                return LockLosses.overdueNow(call, System.nanoTime()) != null;
+                        call.inFlightAnswered(), ticker.getAsLong() + Releaser.RELEASE_TIMEOUT_NANOS, ticker);
+                return LockLosses.overdueNow(call, ticker.getAsLong()) != null;
             }
 
             @Override
@@ -117,7 +121,7 @@ public abstract class LockOperation {
      * @throws LockNotAcquiredException otherwise
      */
     final boolean acquireAll(LockedCall call) {
-        long started = call.facts.meter() != null ? System.nanoTime() : 0;
+        long started = call.facts.meter() != null ? ticker.getAsLong() : 0;
         CompletableFuture<Boolean> acquiring = acquirer.acquireAllAsync(call);
         try {
             return acquiring.get(Acquisition.answerDeadlineMillis(waitMillis), TimeUnit.MILLISECONDS);

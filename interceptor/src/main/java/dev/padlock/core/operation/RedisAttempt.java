@@ -38,16 +38,16 @@ final class RedisAttempt {
     static void ask(AcquisitionRules rules, LockedCall call, int index, long wait, long lease, Answers answers) {
         RLock lock = call.locks[index];
         CompletableFuture<Boolean> attempt;
-        long sent = System.nanoTime();
+        long sent = rules.ticker().getAsLong();
         try {
             attempt = rules.fenced()
-                    ? Acquisition.tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
+                    ? rules.commands().tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
                         if (token != null) {
                             call.recordToken(index, token);
                         }
                         return token != null;
                     })
-                    : Acquisition.tryLock(lock, wait, lease, call.owner);
+                    : rules.commands().tryLock(lock, wait, lease, call.owner);
         } catch (Throwable e) {
             // e.g. the client shut down under the call (an Error too): nothing may stay held or registered for renewal
             answers.failed(e);
@@ -65,7 +65,7 @@ final class RedisAttempt {
                             LockEvents.Outcome.ERROR);
                 } else if (!Boolean.TRUE.equals(taken)) {
                     answers.notFree(index);
-                } else if (System.nanoTime() - sent > waitedLongerThan(lease)) {
+                } else if (rules.ticker().getAsLong() - sent > waitedLongerThan(lease)) {
                     confirmAfterWait(rules, call, index, lease, answers);
                 } else {
                     answers.taken(index, sent);
@@ -94,7 +94,7 @@ final class RedisAttempt {
     private static void confirmAfterWait(
             AcquisitionRules rules, LockedCall call, int index, long lease, Answers answers) {
         RLock lock = call.locks[index];
-        long sent = System.nanoTime();
+        long sent = rules.ticker().getAsLong();
         CompletableFuture<Boolean> confirmation;
         try {
             confirmation = rules.kind()

@@ -8,11 +8,13 @@ import dev.padlock.core.client.RedisClientSource;
 import dev.padlock.core.lease.LeaseRenewal;
 import dev.padlock.core.lease.LockLosses;
 import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.LockCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -42,10 +44,21 @@ public final class Releaser {
     private final HandingOn handingOn;
 
     /** @param givesWay see {@link HandingOn}; always, but in a test's control ({@code EngineOptions}) */
-    public Releaser(LeaseRenewal renewal, RedisClientSource client, boolean givesWay) {
+    private final LockCommands commands;
+    /** The engine's clock, which release timeouts are read on. */
+    private final LongSupplier ticker;
+
+    public Releaser(
+            LeaseRenewal renewal,
+            RedisClientSource client,
+            boolean givesWay,
+            LockCommands commands,
+            LongSupplier ticker) {
         this.renewal = renewal;
         this.client = client;
-        this.handingOn = new HandingOn(client, givesWay);
+        this.commands = commands;
+        this.ticker = ticker;
+        this.handingOn = new HandingOn(client, givesWay, commands, ticker);
     }
 
     /**
@@ -67,18 +80,18 @@ public final class Releaser {
     }
 
     private void release(LockedCall call, CompletableFuture<Void> renewals) {
-        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        long end = ticker.getAsLong() + RELEASE_TIMEOUT_NANOS;
         call.holdEnded();
         releaseHostsDue(call.stopSharing());
         renewal.stop(call);
-        Acquisition.awaitUninterruptibly(renewals, end);
+        Acquisition.awaitUninterruptibly(renewals, end, ticker);
         if (call.takenCount() == 1
                 && !call.sharesHold(0)
                 && !call.turns.hasLocalWaiters(0)
                 && call.facts.holdAtLeastMillis() == 0) {
             // the common case, one uncontended lock: unlocked on this thread, with nothing to hand on or ask
             Throwable failure =
-                    Acquisition.awaitUninterruptibly(Acquisition.unlock(call.locks[0], call.ownerOf(0)), end);
+                    Acquisition.awaitUninterruptibly(commands.unlock(call.locks[0], call.ownerOf(0)), end, ticker);
             call.turns.passTurn(0);
             LockLost loss = failure == null ? null : LockLosses.releaseFailed(call, 0, unanswered(failure));
             if (loss != null) {
@@ -88,7 +101,7 @@ public final class Releaser {
         }
         CompletableFuture<?>[] releases = releaseEach(call);
         CompletableFuture<?> all = releases.length == 1 ? releases[0] : CompletableFuture.allOf(releases);
-        if (Acquisition.awaitUninterruptibly(all, end) instanceof TimeoutException) {
+        if (Acquisition.awaitUninterruptibly(all, end, ticker) instanceof TimeoutException) {
             reportUnanswered(call, releases, true);
         }
     }
@@ -99,9 +112,9 @@ public final class Releaser {
      * client's shutdown and left held for its lease. True when none is left.
      */
     public boolean awaitReleases() {
-        long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+        long end = ticker.getAsLong() + RELEASE_TIMEOUT_NANOS;
         while (inFlight.get() > 0) {
-            if (System.nanoTime() - end >= 0) {
+            if (ticker.getAsLong() - end >= 0) {
                 return false;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
@@ -174,7 +187,7 @@ public final class Releaser {
             call.holdEnded();
             releaseHostsDue(call.stopSharing());
             renewal.stop(call);
-            long end = System.nanoTime() + RELEASE_TIMEOUT_NANOS;
+            long end = ticker.getAsLong() + RELEASE_TIMEOUT_NANOS;
             released = renewals.isDone()
                     ? releaseEachBounded(call, end)
                     : renewals.thenCompose(answered -> releaseEachBounded(call, end));
@@ -201,7 +214,7 @@ public final class Releaser {
             return all;
         }
         // a timer only while a release is outstanding; it is cancelled when the answers come
-        return all.orTimeout(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)
+        return all.orTimeout(Math.max(0, end - ticker.getAsLong()), TimeUnit.NANOSECONDS)
                 .exceptionally(failure -> {
                     reportUnanswered(call, releases, false);
                     return null;
@@ -243,7 +256,7 @@ public final class Releaser {
      * acquisition plus that time.
      */
     private CompletableFuture<Void> keepOrUnlock(LockedCall call, int index) {
-        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - call.acquiredNanos());
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(ticker.getAsLong() - call.acquiredNanos());
         long leftMillis = call.facts.holdAtLeastMillis() - elapsedMillis;
         RedissonClient redisson = client.getNow();
         if (leftMillis <= 0 || redisson == null) {

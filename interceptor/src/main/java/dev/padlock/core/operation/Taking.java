@@ -183,7 +183,7 @@ final class Taking implements RedisAttempt.Answers {
                     rules.turns().pass(key);
                 } else {
                     // nobody is left to hold the key: unlocked in Redis (owner-checked) before the next caller asks
-                    HandingOn.giveBack(call.locks[index], hold)
+                    HandingOn.giveBack(rules.commands(), call.locks[index], hold)
                             .whenComplete((ignored, failure) -> rules.turns().pass(key));
                 }
             } else if (hold != null) {
@@ -223,10 +223,10 @@ final class Taking implements RedisAttempt.Answers {
     private void adopt(int index, HandOff.Hold hold) {
         call.turns.adopt(index, hold);
         call.markTaken(index + 1);
-        HandingOn.check(call, index, hold);
+        HandingOn.check(rules.commands(), call, index, hold);
         if (rules.leaseMillis() > 0) {
             // the adopter's own fixed lease is owed from now, whatever the settings of the call that handed it on
-            call.owe(index, System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(rules.leaseMillis()));
+            call.owe(index, rules.ticker().getAsLong(), TimeUnit.MILLISECONDS.toNanos(rules.leaseMillis()));
         }
         // watched (again, for a later lock of the call): the renewal wakes by the adopted lock's needs
         call.startWatching();
@@ -237,7 +237,7 @@ final class Taking implements RedisAttempt.Answers {
     }
 
     private long remainingMillis() {
-        return Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+        return Math.max(0, (deadline - rules.ticker().getAsLong()) / 1_000_000);
     }
 
     /** Asks Redis for lock {@code index} within {@code wait}; the answer comes back through {@link Answers}. */
@@ -260,7 +260,7 @@ final class Taking implements RedisAttempt.Answers {
         call.confirmed(index, sent, lease);
         call.markTaken(index + 1);
         if (rules.handsOff() && call.turns.hasLocalWaiters(index)) {
-            HandingOn.check(call, index, null);
+            HandingOn.check(rules.commands(), call, index, null);
         }
         if (call.startWatching()) {
             rules.renewal().watch(call);
@@ -303,7 +303,7 @@ final class Taking implements RedisAttempt.Answers {
     static void ended(LockedCall call, LockEvents.Outcome outcome, long started) {
         LockEvents.Meter meter = call.facts.meter();
         if (meter != null) {
-            meter.acquired(outcome, System.nanoTime() - started, call.acquiringToken());
+            meter.acquired(outcome, call.facts.ticker().getAsLong() - started, call.acquiringToken());
         }
     }
 }

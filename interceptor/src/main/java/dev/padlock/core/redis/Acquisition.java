@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.redisson.RedissonFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.command.NoSyncedSlavesException;
@@ -101,6 +102,11 @@ public final class Acquisition {
      *     complete in time)
      */
     public static Throwable awaitUninterruptibly(CompletableFuture<?> future, long end) {
+        return awaitUninterruptibly(future, end, System::nanoTime);
+    }
+
+    /** As {@link #awaitUninterruptibly(CompletableFuture, long)}, {@code end} read on {@code ticker}. */
+    public static Throwable awaitUninterruptibly(CompletableFuture<?> future, long end, LongSupplier ticker) {
         if (future.isDone() && !future.isCompletedExceptionally()) {
             return null;
         }
@@ -108,7 +114,7 @@ public final class Acquisition {
         try {
             while (true) {
                 try {
-                    future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    future.get(Math.max(0, end - ticker.getAsLong()), TimeUnit.NANOSECONDS);
                     return null;
                 } catch (InterruptedException e) {
                     interrupted = true;

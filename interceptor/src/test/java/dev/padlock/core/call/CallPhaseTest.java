@@ -15,8 +15,9 @@ import org.redisson.api.RLock;
 class CallPhaseTest {
 
     private static LockedCall call() {
-        CallFacts facts = new CallFacts("M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, false);
-        return new LockedCall(facts, new RLock[0], 1, false, null, null, List.of());
+        CallFacts facts = new CallFacts(
+                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, false, System::nanoTime);
+        return new LockedCall(facts, new RLock[0], 1, false, null, null, null, List.of());
     }
 
     @Test

@@ -17,7 +17,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWaitsForTheRenewalsInFlight() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, List.of());
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, null, List.of());
         assertThat(call.beginRenewal()).isTrue();
         assertThat(call.beginRenewal()).isTrue();
 
@@ -34,7 +34,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWithNoRenewalInFlightGoesOutAtOnce() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, List.of());
+        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, null, List.of());
         assertThat(call.beginRelease()).isCompleted();
     }
 }
