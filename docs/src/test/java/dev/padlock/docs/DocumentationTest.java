@@ -144,6 +144,89 @@ class DocumentationTest {
                 .isEmpty();
     }
 
+    /**
+     * {@code `Taking`}, {@code `HandingOn.check`}, {@code `LockCommands.REDISSON`}, {@code `CallPhase.mayBecome()`}: a
+     * class, optionally with a member, as the internals pages name the engine's parts.
+     */
+    private static final Pattern CODE_NAME = Pattern.compile(
+            "`([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?:\\.([a-z][A-Za-z0-9]*|[A-Z][A-Z0-9_]+))?(?:\\(\\))?`");
+
+    /** Where the types the internals pages name without being Padlock's come from (JDK, Redisson, Mutiny, JTA). */
+    private static final List<String> OTHER_PACKAGES = List.of(
+            "java.lang.",
+            "java.lang.reflect.",
+            "java.util.concurrent.",
+            "java.util.function.",
+            "org.redisson.api.",
+            "org.redisson.client.",
+            "org.redisson.command.",
+            "io.smallrye.mutiny.",
+            "org.reactivestreams.",
+            "jakarta.transaction.");
+
+    /**
+     * The pages that route a change to its class ({@code docs/internals/architecture.md}, {@code call-flow.md}) name
+     * classes and members that exist: a class of Padlock's sources, main or test (and, with a member, one its source
+     * declares), or a JDK, Redisson, Mutiny or JTA type. A renamed or moved class or method fails the build here, not a reader.
+     */
+    @Test
+    void everyClassAndMemberTheInternalsPagesNameExists() throws IOException {
+        Map<String, List<String>> sources = new HashMap<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            for (Path path : (Iterable<Path>) files::iterator) {
+                String name = path.toString();
+                if (name.endsWith(".java") && name.contains("/src/") && !name.contains("/target/")) {
+                    String text = Files.readString(path);
+                    Matcher type = Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z]\\w*)")
+                            .matcher(text);
+                    while (type.find()) {
+                        sources.computeIfAbsent(type.group(1), k -> new ArrayList<>())
+                                .add(text);
+                    }
+                }
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (String page : List.of("docs/internals/architecture.md", "docs/internals/call-flow.md")) {
+            Path file = ROOT.resolve(page);
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher named = CODE_NAME.matcher(lines.get(i));
+                while (named.find()) {
+                    String type = named.group(1);
+                    String member = named.group(2);
+                    List<String> declaring = sources.get(type);
+                    if (declaring == null) {
+                        if (!isOtherProjectsType(type)) {
+                            missing.add(where(file, i + 1) + ": " + type + " (no such class)");
+                        }
+                    } else if (member != null
+                            && declaring.stream()
+                                    .noneMatch(text -> Pattern.compile("\\b" + Pattern.quote(member) + "\\b")
+                                            .matcher(text)
+                                            .find())) {
+                        missing.add(where(file, i + 1) + ": " + type + "." + member + " (no such member)");
+                    }
+                }
+            }
+        }
+        assertThat(missing)
+                .as("classes and members the internals pages name that no source declares")
+                .isEmpty();
+    }
+
+    private static boolean isOtherProjectsType(String simpleName) {
+        for (String pkg : OTHER_PACKAGES) {
+            try {
+                Class.forName(pkg + simpleName, false, DocumentationTest.class.getClassLoader());
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not in this package
+            }
+        }
+        return false;
+    }
+
     private static String problemOf(Markdown page, String target, Map<Path, Markdown> pages) {
         String lower = target.toLowerCase(Locale.ROOT);
         if (lower.startsWith("http://") || lower.startsWith("https://") || lower.startsWith("mailto:")) {
