@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * @param givesWay whether the next local caller gives way to other applications after an unlock ends a chain (off:
  *     the application wins its key straight back)
  * @param ticker the engine's monotonic clock, in nanoseconds ({@code System::nanoTime}): every deadline, lease and
- *     wait budget of its calls is read on it
+ *     wait budget of its calls is read on it. It must read non-negative values, as {@code System.nanoTime} does on
+ *     HotSpot (time since boot): the engine's sums use {@code Long.MAX_VALUE} for "never"
  * @param commands the lock commands the engine's calls send ({@link LockCommands#REDISSON})
  */
 public record EngineOptions(

@@ -44,9 +44,13 @@ final class CallRenewer {
         return Math.max(1, leaseMillis / 10);
     }
 
-    /** Whether something due at {@code dueAt} ({@link System#nanoTime}) is sent at {@code now}: not while one is awaited. */
+    /**
+     * Whether something due at {@code dueAt} ({@link System#nanoTime}; {@code Long.MAX_VALUE}: never) is sent at {@code
+     * now}: not while one is awaited.
+     */
     static boolean isDue(long now, long dueAt, boolean retryPending) {
-        return now - dueAt >= 0 && !retryPending;
+        // Long.MAX_VALUE is "never": compared by difference, it would come on a clock that reads negative
+        return dueAt != Long.MAX_VALUE && now - dueAt >= 0 && !retryPending;
     }
 
     /**
@@ -102,7 +106,7 @@ final class CallRenewer {
             }
             if (!fixed) {
                 renewOne(call, redisson, i, leaseMillis, retryMillis);
-            } else if (now - call.extensionDueAt(i) >= 0) {
+            } else if (isDue(now, call.extensionDueAt(i), false)) {
                 renewOne(call, redisson, i, call.owedMillis(i, now), retryMillis);
             }
         }

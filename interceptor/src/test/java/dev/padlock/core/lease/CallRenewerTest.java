@@ -50,6 +50,21 @@ class CallRenewerTest {
                 .isFalse();
     }
 
+    /**
+     * "Nothing due" is {@code Long.MAX_VALUE}, never reached by the clock: compared by difference with a clock that
+     * reads negative, {@code now - Long.MAX_VALUE} would overflow to a positive number and make it due (a fixed-lease
+     * call owed nothing would then be sent an extension it has no lease for). The engine's other sums still need a
+     * clock that reads non-negative ({@code EngineOptions.ticker}).
+     */
+    @Test
+    void nothingIsDueWhenNothingIsScheduledEvenOnAClockThatReadsNegative() {
+        assertThat(CallRenewer.isDue(-5 * SECOND, Long.MAX_VALUE, false)).isFalse();
+        assertThat(CallRenewer.isDue(5 * SECOND, Long.MAX_VALUE, false)).isFalse();
+        assertThat(CallRenewer.isDue(-5 * SECOND, -6 * SECOND, false))
+                .as("a time that came, on a negative clock")
+                .isTrue();
+    }
+
     @Test
     void theChainLooksAtACallAgainAtItsRenewalItsRetryOrItsDeadlineWhicheverComesFirst() {
         long deadline = 100 * SECOND;
