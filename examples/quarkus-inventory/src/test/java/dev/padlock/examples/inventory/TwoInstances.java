@@ -33,8 +33,8 @@ final class TwoInstances implements AutoCloseable {
     static final Path APP = Path.of(System.getProperty("inventory.quarkus-app", "target/quarkus-app/quarkus-run.jar"));
     static final Path LOGS = Path.of(System.getProperty("inventory.logs", "target/it-logs"));
 
-    /** Both instances fire the stock snapshot job every 3 s (see {@link #snapshotRuns}). */
-    static final long SNAPSHOT_INTERVAL_SECONDS = 3;
+    /** Both instances fire the stock snapshot job every 6 s (see {@link #snapshotRuns}). */
+    static final long SNAPSHOT_INTERVAL_SECONDS = 6;
 
     final RedisServer redis;
     final TestDatabase database;
@@ -66,8 +66,8 @@ final class TwoInstances implements AutoCloseable {
                 Map<String, String> instance = new HashMap<>(withDatabase);
                 instance.put("inventory.instance", label + "-" + i);
                 // the second instance's clock is a second behind: its scheduler fires each snapshot a second later
-                instance.put("inventory.snapshot.schedule", i == 1 ? "0/3 * * * * ?" : "1/3 * * * * ?");
-                instance.put("padlock.locks.stock-snapshot.hold-at-least", "1500ms");
+                instance.put("inventory.snapshot.schedule", (i - 1) + "/" + SNAPSHOT_INTERVAL_SECONDS + " * * * * ?");
+                instance.put("padlock.locks.stock-snapshot.hold-at-least", "4s");
                 RunningApp app = InventoryApps.startQuarkus(APP, label + "-" + i, started.redis.uri(), LOGS, instance);
                 started.apps.add(app);
                 started.client.warmUp(app.baseUri());
@@ -85,15 +85,16 @@ final class TwoInstances implements AutoCloseable {
 
     /**
      * The stock snapshot job's runs ({@code StockSnapshotJob}) for the next {@code count} occurrences, each complete
-     * (both instances' schedules fired): by occurrence, the instances that ran it. Both instances fire every 3 s, the
-     * second one a second after the first; their 1.5 s hold-at-least is longer than that skew and shorter than the
-     * interval minus it, half a second each way for the scheduler's jitter (it checks its triggers on each full second).
+     * (both instances' schedules fired): by occurrence, the instances that ran it. Both instances fire every 6 s, the
+     * second one a second after the first; their 4 s hold-at-least covers that skew with 3 s to spare for the second
+     * instance running late, and ends 2 s before the first instance's next occurrence. (With 3 s, a second and a 1.5 s
+     * hold, a CI run saw the second instance's scheduler half a second late on a busy machine: both ran.)
      */
     Map<Long, List<String>> snapshotRuns(int count) throws InterruptedException {
         long first = System.currentTimeMillis() / 1000 / SNAPSHOT_INTERVAL_SECONDS + 1;
         long last = first + count - 1;
-        // a second after the late schedule of the last occurrence fired: its run, if any, is recorded by then
-        long until = (last * SNAPSHOT_INTERVAL_SECONDS + 2) * 1000;
+        // just before the next occurrence: the last one's late run, if any, is recorded by then
+        long until = ((last + 1) * SNAPSHOT_INTERVAL_SECONDS - 1) * 1000;
         while (System.currentTimeMillis() < until) {
             Thread.sleep(100);
         }

@@ -141,7 +141,7 @@ class TwoInstancesIT {
 
     /**
      * The stock snapshot job runs once per occurrence, though both instances' schedulers fire it, the second one a
-     * second late: the run leaves its key held at least 1.5 s, so the other instance skips that occurrence. The control, without
+     * second late: the run leaves its key held at least 4 s, so the other instance skips that occurrence. The control, without
      * the lock, runs each occurrence on both ({@link UnlockedControlIT}).
      */
     @Test
