@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One redis-server child process on a free loopback port, with its own temporary directory, under a
@@ -57,6 +58,9 @@ public final class ServerProcess implements AutoCloseable {
 
     private volatile int port = -1;
     private List<String> args;
+    /** Variables set for the server alone (not for its watcher), such as a library to preload; empty by default. */
+    private Map<String, String> environment = Map.of();
+
     private volatile Process watcher;
     private volatile long pid = -1;
     private long logOffset;
@@ -107,7 +111,17 @@ public final class ServerProcess implements AutoCloseable {
      * that does not start is closed again, its directory removed.
      */
     public static ServerProcess start(RedisBinary binary, String role, String password, Arguments arguments) {
+        return start(binary, role, password, Map.of(), arguments);
+    }
+
+    /**
+     * Like {@link #start(RedisBinary, String, String, Arguments)}, with {@code environment} set for the server
+     * process alone (through {@code env}), e.g. a library to preload.
+     */
+    public static ServerProcess start(
+            RedisBinary binary, String role, String password, Map<String, String> environment, Arguments arguments) {
         ServerProcess process = new ServerProcess(binary, role, false, password, arguments);
+        process.environment = new TreeMap<>(environment);
         try {
             process.launch();
             process.awaitLaunched();
@@ -272,6 +286,11 @@ public final class ServerProcess implements AutoCloseable {
 
     private void spawn() {
         List<String> server = new ArrayList<>();
+        if (!environment.isEmpty()) {
+            // env execs the server: the watcher's child keeps its pid, and is still named redis-server in ps
+            server.add("env");
+            environment.forEach((name, value) -> server.add(name + "=" + value));
+        }
         server.add(binary.path().toString());
         server.addAll(args);
         List<String> command = ProcessWatcher.command(WATCHER_NAME, dir, server);

@@ -55,15 +55,16 @@ public final class Redis {
         RedisSource source = RedisSource.detect(RedisSource.Need.CONFIGURED_NODE);
         RedisBinary binary = RedisBinary.of(source.binary(), source.origin());
         AtomicInteger tlsPort = new AtomicInteger(-1);
-        ServerProcess process = ServerProcess.start(binary, "redis-server", options.password(), (port, dir) -> {
-            List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
-            if (options.hasTls()) {
-                // A fresh one with each try: a lost race for the plain port may have been for this one.
-                tlsPort.set(Ports.free(false));
-            }
-            args.addAll(options.arguments(dir, tlsPort.get()));
-            return args;
-        });
+        ServerProcess process =
+                ServerProcess.start(binary, "redis-server", options.password(), options.environment(), (port, dir) -> {
+                    List<String> args = new ArrayList<>(binary.standaloneArguments(port, dir));
+                    if (options.hasTls()) {
+                        // A fresh one with each try: a lost race for the plain port may have been for this one.
+                        tlsPort.set(Ports.free(false));
+                    }
+                    args.addAll(options.arguments(dir, tlsPort.get()));
+                    return args;
+                });
         return RedisServer.of(process, options, tlsPort.get());
     }
 

@@ -25,16 +25,18 @@ public final class ServerOptions {
     /** The password of {@link RedisServer#tlsTrustStore()}. */
     public static final String TRUST_STORE_PASSWORD = SelfSignedCertificate.STORE_PASSWORD;
 
-    private static final ServerOptions DEFAULTS = new ServerOptions(null, Map.of(), false);
+    private static final ServerOptions DEFAULTS = new ServerOptions(null, Map.of(), false, null);
 
     private final String password;
     private final Map<String, String> users;
     private final boolean tls;
+    private final ServerClock clock;
 
-    private ServerOptions(String password, Map<String, String> users, boolean tls) {
+    private ServerOptions(String password, Map<String, String> users, boolean tls, ServerClock clock) {
         this.password = password;
         this.users = users;
         this.tls = tls;
+        this.clock = clock;
     }
 
     /** A server as {@link Redis#startServer()} starts it: no password, no ACL user, no TLS. */
@@ -48,7 +50,7 @@ public final class ServerOptions {
      * stopping the server work as usual).
      */
     public ServerOptions requirePass(String password) {
-        return new ServerOptions(nonEmpty(password, "password"), users, tls);
+        return new ServerOptions(nonEmpty(password, "password"), users, tls, clock);
     }
 
     /**
@@ -58,7 +60,7 @@ public final class ServerOptions {
     public ServerOptions user(String name, String password) {
         Map<String, String> more = new LinkedHashMap<>(users);
         more.put(nonEmpty(name, "name"), nonEmpty(password, "password"));
-        return new ServerOptions(this.password, Collections.unmodifiableMap(more), tls);
+        return new ServerOptions(this.password, Collections.unmodifiableMap(more), tls, clock);
     }
 
     /**
@@ -68,7 +70,20 @@ public final class ServerOptions {
      * with TLS (Debian's and Homebrew's are).
      */
     public ServerOptions tls() {
-        return new ServerOptions(password, users, true);
+        return new ServerOptions(password, users, true, clock);
+    }
+
+    /**
+     * The server's wall clock is {@code clock}, which the test steps or stops ({@link ServerClock}); also after a
+     * restart of the server.
+     */
+    public ServerOptions clock(ServerClock clock) {
+        return new ServerOptions(password, users, tls, Objects.requireNonNull(clock, "clock"));
+    }
+
+    /** What the server process is started with beside the command line: a steppable clock's library. */
+    Map<String, String> environment() {
+        return clock == null ? Map.of() : clock.environment();
     }
 
     String password() {
@@ -117,6 +132,6 @@ public final class ServerOptions {
     @Override
     public String toString() {
         return "ServerOptions[" + (password != null ? "requirepass, " : "") + "users " + users.keySet()
-                + (tls ? ", tls" : "") + "]";
+                + (tls ? ", tls" : "") + (clock != null ? ", steppable clock" : "") + "]";
     }
 }
