@@ -52,6 +52,17 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
                         + " lost (Redis restarted, flushed or failed over, or the lease ran out) while the previous"
                         + " holder ran, so another caller may run at the same time. Protect the data with a FENCED"
                         + " lock's token; call LockContext.checkHeld() before irreversible steps.";
+            case RESTART ->
+                head + " was lost " + after + " after it was taken, while the method ran: the Redis server that held"
+                        + " it restarted (it came back as a new process), and a server restarted without persistence"
+                        + " has forgotten every lock, so another caller may run at the same time. Give Redis persistence"
+                        + " (appendonly yes) or replicas; protect the data with a FENCED lock's token.";
+            case CLOCK_JUMP ->
+                head + " was lost " + after + " after it was taken, while the method ran: the Redis server's clock"
+                        + " jumped forward (its TIME moved further than this JVM's clock between two renewals), and"
+                        + " Redis expires keys by its own clock, so the lease ended early and another caller may run"
+                        + " at the same time. Keep the server's clock from being stepped (slew it, e.g. chrony"
+                        + " makestep off); protect the data with a FENCED lock's token.";
             case UNCONFIRMED ->
                 head + " could not be confirmed held " + after + " after it was taken: Redis could not be"
                         + " reached to renew or release it (" + cause + "), so another caller may have run at the"
@@ -81,6 +92,20 @@ public record LockLost(String lockKey, String method, Duration heldFor, Detectio
          * {@code padlock.hand-off-limit}), and Redis, asked as this call started, no longer held it: it was lost while
          * the previous holder ran. That holder is told too (with {@link #RELEASE}), before it returns.
          */
-        HAND_OFF
+        HAND_OFF,
+        /**
+         * The Redis server that held the lock came back as a new process (its {@code run_id} changed) while the method
+         * ran: reported as soon as Padlock reaches it again, not at the next renewal. A server restarted without
+         * persistence has forgotten every lock; one with persistence may have lost the last second of writes, so a
+         * restart is a loss either way.
+         */
+        RESTART,
+        /**
+         * The Redis server's wall clock jumped forward while the method ran: a renewal's answer carried the server's
+         * {@code TIME}, further ahead of this JVM's monotonic clock than at the previous renewal by more than clocks
+         * drift. Redis expires keys by its wall clock, so the lease ended that much early: the lock was found gone, or
+         * its deadline, moved earlier by the jump, had passed.
+         */
+        CLOCK_JUMP
     }
 }

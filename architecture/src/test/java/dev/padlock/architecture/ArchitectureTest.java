@@ -166,6 +166,8 @@ class ArchitectureTest {
                 .definedBy(CORE + ".plan")
                 .layer("client")
                 .definedBy(CORE + ".client")
+                .layer("server")
+                .definedBy(CORE + ".server")
                 .layer("setup")
                 .definedBy(CORE + ".setup")
                 .layer("events")
@@ -202,6 +204,8 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("api", "config", "shape", "redis", "key")
                 .whereLayer("client")
                 .mayOnlyAccessLayers("api", "shared", "config")
+                .whereLayer("server")
+                .mayOnlyAccessLayers("api", "shared", "config", "client")
                 .whereLayer("setup")
                 .mayOnlyAccessLayers("api", "shared", "config", "shape", "redis", "key", "plan", "client")
                 .whereLayer("events")
@@ -216,11 +220,11 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("api", "shared", "config", "shape", "redis", "key", "plan", "events", "turns")
                 .whereLayer("lease")
                 .mayOnlyAccessLayers(
-                        "api", "shared", "config", "shape", "redis", "key", "plan", "events", "turns", "call")
+                        "api", "shared", "config", "shape", "redis", "key", "plan", "server", "events", "turns", "call")
                 .whereLayer("operation")
                 .mayOnlyAccessLayers(
-                        "api", "shared", "config", "shape", "redis", "key", "plan", "client", "events", "turns", "call",
-                        "lease")
+                        "api", "shared", "config", "shape", "redis", "key", "plan", "client", "server", "events",
+                        "turns", "call", "lease")
                 .whereLayer("transaction")
                 .mayOnlyAccessLayers("api", "shared", "config", "call", "operation")
                 .whereLayer("programmatic")
@@ -233,6 +237,7 @@ class ArchitectureTest {
                         "key",
                         "plan",
                         "client",
+                        "server",
                         "events",
                         "turns",
                         "call",
@@ -248,6 +253,7 @@ class ArchitectureTest {
                         "key",
                         "plan",
                         "client",
+                        "server",
                         "setup",
                         "events",
                         "turns",

@@ -75,6 +75,18 @@ public abstract class LeaseDeadlines {
     }
 
     /**
+     * The server holding lock {@code index} stepped its clock forward by {@code nanos}: the lease it measures ends that
+     * much earlier, and so does the deadline. Returns the new deadline; 0 when the lock is not taken, or lost.
+     */
+    public final synchronized long shortenDeadline(int index, long nanos) {
+        if (deadlines[index] == 0 || (lost != null && lost[index] != null)) {
+            return 0;
+        }
+        deadlines[index] -= nanos;
+        return deadlines[index];
+    }
+
+    /**
      * Lock {@code index} was handed to this call by one that held it until {@code deadline}, which this call inherits
      * as its own: nothing newer was confirmed for the key.
      */

@@ -6,6 +6,8 @@ import dev.padlock.core.call.LeaseBook;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.redis.Acquisition;
+import dev.padlock.core.redis.RenewalAnswer;
+import dev.padlock.core.server.ServerWatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -95,7 +97,8 @@ final class CallRenewer {
      * locks are extended to the end of the lease owed to it ({@link HandOff}). Either is sent again if not answered
      * within {@link #retryMillis}. A lock's deadline moves when Redis confirms.
      */
-    static void renewOrExtend(LockedCall call, RedissonClient redisson, long leaseMillis, long now) {
+    static void renewOrExtend(
+            LockedCall call, RedissonClient redisson, long leaseMillis, long now, ServerWatch servers) {
         boolean fixed = call.facts.hasFixedLease();
         long retryMillis = retryMillis(fixed ? call.owedLeaseMillis() : leaseMillis);
         call.retryAfter(now + TimeUnit.MILLISECONDS.toNanos(retryMillis));
@@ -105,30 +108,44 @@ final class CallRenewer {
                 continue;
             }
             if (!fixed) {
-                renewOne(call, redisson, i, leaseMillis, retryMillis);
+                renewOne(call, redisson, i, leaseMillis, retryMillis, servers);
             } else if (isDue(now, call.extensionDueAt(i), false)) {
-                renewOne(call, redisson, i, call.owedMillis(i, now), retryMillis);
+                renewOne(call, redisson, i, call.owedMillis(i, now), retryMillis, servers);
             }
         }
     }
 
-    private static void renewOne(LockedCall call, RedissonClient redisson, int index, long lease, long retryMillis) {
+    private static void renewOne(
+            LockedCall call, RedissonClient redisson, int index, long lease, long retryMillis, ServerWatch servers) {
         if (!call.beginRenewal()) {
             return;
         }
         RLock lock = call.locks[index];
         long sent = call.facts.ticker().getAsLong();
-        CompletionStage<Boolean> renewal;
+        CompletionStage<RenewalAnswer> renewal;
         try {
-            renewal = call.facts.kind().renew(redisson, lock, call.ownerOf(index), lease);
+            renewal = call.facts.kind().renewReadingTime(redisson, lock, call.ownerOf(index), lease);
         } catch (Throwable e) {
             // counted as in flight above: a release waits for its answer, so it must get one
             renewal = CompletableFuture.failedFuture(e);
         }
-        renewal.whenComplete((stillHeld, failure) -> {
+        renewal.whenComplete((answer, failure) -> {
             Throwable cause = failure == null ? null : Acquisition.unwrap(failure);
             try {
-                answered(call, lock, index, sent, lease, retryMillis, stillHeld, cause);
+                long jumped = answer == null
+                        ? 0
+                        : servers.clockRead(
+                                lock.getName(), sent, call.facts.ticker().getAsLong(), answer.serverMillis());
+                answered(
+                        call,
+                        lock,
+                        index,
+                        sent,
+                        lease,
+                        retryMillis,
+                        answer == null ? null : answer.held(),
+                        jumped,
+                        cause);
             } finally {
                 // only now: a release waiting for the answer must find a loss it tells of recorded already
                 call.renewalAnswered(cause);
@@ -150,6 +167,7 @@ final class CallRenewer {
             long lease,
             long retryMillis,
             Boolean stillHeld,
+            long clockJumped,
             Throwable cause) {
         if (call.isLapsing() && !Boolean.TRUE.equals(stillHeld)) {
             return;
@@ -170,7 +188,9 @@ final class CallRenewer {
         } else if (stillHeld) {
             call.confirmed(index, sent, lease);
         } else {
-            LockLosses.lostWhileHeld(call, index, LockLost.Detection.RENEWAL, null);
+            // gone after the server's clock jumped: the jump ended its lease early, which says more than "not held"
+            LockLost.Detection how = clockJumped > 0 ? LockLost.Detection.CLOCK_JUMP : LockLost.Detection.RENEWAL;
+            LockLosses.lostWhileHeld(call, index, how, null);
         }
     }
 

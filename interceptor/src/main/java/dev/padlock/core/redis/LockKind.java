@@ -129,6 +129,12 @@ public record LockKind(
      * {@link RenewalScripts}); completes with false when it no longer does.
      */
     public CompletionStage<Boolean> renew(RedissonClient client, RLock lock, long owner, long leaseMillis) {
+        return renewReadingTime(client, lock, owner, leaseMillis).thenApply(RenewalAnswer::held);
+    }
+
+    /** {@link #renew}, answering also the server's time when the script ran. */
+    public CompletionStage<RenewalAnswer> renewReadingTime(
+            RedissonClient client, RLock lock, long owner, long leaseMillis) {
         String field = RenewalScripts.ownerField(client, owner) + ownerSuffix;
         return readLayout
                 ? RenewalScripts.read(client, lock.getName(), field, leaseMillis)

@@ -35,12 +35,23 @@ import org.redisson.config.Config;
  */
 final class RenewalScripts {
 
-    /** KEYS[1] the lock; ARGV[1] the lease in ms; ARGV[2] the owner's field. 1 when renewed, 0 when not held. */
-    private static final String EXCLUSIVE = "if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then "
+    /**
+     * The server's clock, read first by every script: {@code now} in milliseconds. The answer carries it, doubled, plus
+     * 1 when the owner still held the lock: the holder compares it with its own monotonic clock, to see a server
+     * clock that jumped or stopped ({@code ServerWatch}), at no extra round trip. Exact in Lua's doubles: 2^53 ms is
+     * 285,000 years. {@code TIME} before a write is allowed since Redis replicates a script's effects, not the script
+     * (5.0 by default, 7.0 always).
+     */
+    private static final String NOW = "local t = redis.call('time'); "
+            + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000); ";
+
+    /** KEYS[1] the lock; ARGV[1] the lease in ms; ARGV[2] the owner's field. now * 2 + 1 when renewed, now * 2 when not held. */
+    private static final String EXCLUSIVE = NOW
+            + "if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then "
             + "redis.call('pexpire', KEYS[1], ARGV[1]); "
-            + "return 1; "
+            + "return now * 2 + 1; "
             + "end; "
-            + "return 0;";
+            + "return now * 2;";
 
     /**
      * Same contract for a read lock: every hold key of this reader is extended, and the shared hash only ever
@@ -49,17 +60,18 @@ final class RenewalScripts {
      * next unlock ignores this reader and may let a writer in, so the answer is "not held" and nothing is extended. The hold keys are named from KEYS[1] as Redisson
      * names them: with the lock key as hash tag unless it already has braces, so they share its cluster slot.
      */
-    private static final String READ = "local holds = redis.call('hget', KEYS[1], ARGV[2]); "
-            + "if holds == false then return 0; end; "
+    private static final String READ = NOW
+            + "local holds = redis.call('hget', KEYS[1], ARGV[2]); "
+            + "if holds == false then return now * 2; end; "
             + "local tag = KEYS[1]; "
             + "if string.find(tag, '{', 1, true) == nil then tag = '{' .. tag .. '}'; end; "
             + "local prefix = tag .. ':' .. ARGV[2] .. ':rwlock_timeout:'; "
             + "for n = 1, tonumber(holds) do "
-            + "if redis.call('exists', prefix .. n) == 0 then return 0; end; "
+            + "if redis.call('exists', prefix .. n) == 0 then return now * 2; end; "
             + "end; "
             + "for n = 1, tonumber(holds) do redis.call('pexpire', prefix .. n, ARGV[1]); end; "
             + "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[1]); end; "
-            + "return 1;";
+            + "return now * 2 + 1;";
 
     private RenewalScripts() {}
 
@@ -68,11 +80,11 @@ final class RenewalScripts {
         return client.getId() + ":" + owner;
     }
 
-    static CompletionStage<Boolean> exclusive(RedissonClient client, String key, String field, long leaseMillis) {
+    static CompletionStage<RenewalAnswer> exclusive(RedissonClient client, String key, String field, long leaseMillis) {
         return run(client, EXCLUSIVE, key, field, leaseMillis);
     }
 
-    static CompletionStage<Boolean> read(RedissonClient client, String key, String field, long leaseMillis) {
+    static CompletionStage<RenewalAnswer> read(RedissonClient client, String key, String field, long leaseMillis) {
         return run(client, READ, key, field, leaseMillis);
     }
 
@@ -83,7 +95,7 @@ final class RenewalScripts {
      * whether the owner still held it.
      */
     static CompletionStage<Boolean> keep(RedissonClient client, String key, String field, long millis) {
-        return plain(client, EXCLUSIVE, key, field, millis);
+        return plain(client, EXCLUSIVE, key, field, millis).thenApply(RenewalAnswer::held);
     }
 
     /**
@@ -108,17 +120,17 @@ final class RenewalScripts {
         return client instanceof Redisson && config.isCheckLockSyncedSlaves() && !config.isSingleConfig();
     }
 
-    private static CompletionStage<Boolean> run(
+    private static CompletionStage<RenewalAnswer> run(
             RedissonClient client, String script, String key, String field, long leaseMillis) {
         if (confirmsWithReplicas(client)) {
             long timeout = client.getConfig().getSlavesSyncTimeout();
             // Not retried by Redisson: the lease renewal retries on its own, with its own deadline in view.
             return ((Redisson) client)
                     .getCommandExecutor()
-                    .syncedEvalNoRetry(
+                    .<Long>syncedEvalNoRetry(
                             key,
                             StringCodec.INSTANCE,
-                            RedisCommands.EVAL_BOOLEAN,
+                            RedisCommands.EVAL_LONG,
                             script,
                             List.of(key),
                             Long.toString(leaseMillis),
@@ -129,22 +141,24 @@ final class RenewalScripts {
                                 cause instanceof NoSyncedSlavesException
                                         ? new NotConfirmedByReplicas(timeout, cause)
                                         : cause);
-                    });
+                    })
+                    .thenApply(RenewalAnswer::of);
         }
         return plain(client, script, key, field, leaseMillis);
     }
 
-    private static CompletionStage<Boolean> plain(
+    private static CompletionStage<RenewalAnswer> plain(
             RedissonClient client, String script, String key, String field, long leaseMillis) {
         // Routed by the lock key (its cluster slot); Redisson caches the script and sends EVALSHA.
         return client.getScript(StringCodec.INSTANCE)
-                .<Boolean>evalAsync(
+                .<Long>evalAsync(
                         key,
                         RScript.Mode.READ_WRITE,
                         script,
-                        RScript.ReturnType.BOOLEAN,
+                        RScript.ReturnType.LONG,
                         List.of(key),
                         Long.toString(leaseMillis),
-                        field);
+                        field)
+                .thenApply(RenewalAnswer::of);
     }
 }

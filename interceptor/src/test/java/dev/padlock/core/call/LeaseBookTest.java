@@ -102,6 +102,22 @@ class LeaseBookTest {
     }
 
     @Test
+    void aServerClockStepShortensTheDeadlineByTheStepUntilTheNextConfirmation() {
+        Book book = new Book();
+        book.confirmed(0, 0, 30_000);
+        long deadline = book.ownDeadline(0);
+        assertThat(book.shortenDeadline(0, 12_000 * MS)).isEqualTo(deadline - 12_000 * MS);
+        assertThat(book.overdue(deadline - 12_000 * MS)).containsExactly(0);
+        book.confirmed(0, 1_000 * MS, 30_000); // renewed after the step: the server counts the new lease
+        assertThat(book.ownDeadline(0)).isEqualTo(1_000 * MS + deadline);
+        assertThat(book.shortenDeadline(1, 12_000 * MS))
+                .as("not taken: nothing to shorten")
+                .isZero();
+        book.markLost(0, loss());
+        assertThat(book.shortenDeadline(0, 1_000 * MS)).as("lost: left alone").isZero();
+    }
+
+    @Test
     void onlyALeaseOwedToALockStillHeldIsExtended() {
         Book book = new Book();
         long now = 10_000 * MS;

@@ -1,0 +1,204 @@
+package dev.padlock.cdi.leases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.LockLost;
+import dev.padlock.Locked;
+import dev.padlock.cdi.Deployment;
+import dev.padlock.testing.RedisExtension;
+import dev.padlock.testing.RedisServer;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A Redis restarted without persistence has forgotten every lock. With the default 30 s watchdog, a holder used to
+ * hear of it at its next renewal, up to 10 s after the server was back; Padlock now sees the server's new
+ * {@code run_id} as soon as it reaches the server again and reports the loss then, as {@code RESTART}. The control
+ * drops the connections of a server that did not restart: nothing is lost, nothing is said.
+ */
+@ExtendWith(RedisExtension.class)
+public class RestartSeenAtReconnectTest {
+
+    @ApplicationScoped
+    public static class Losses {
+        private final List<LockLost> seen = new CopyOnWriteArrayList<>();
+        private volatile long lastSeenAt;
+
+        void record(@Observes LockLost loss) {
+            lastSeenAt = System.nanoTime();
+            seen.add(loss);
+        }
+
+        public List<LockLost> seen() {
+            return seen;
+        }
+
+        long lastSeenAt() {
+            return lastSeenAt;
+        }
+    }
+
+    @ApplicationScoped
+    public static class Work {
+        @Locked("held")
+        public String holdUntil(CountDownLatch done) throws InterruptedException {
+            done.await(60, TimeUnit.SECONDS);
+            return "done";
+        }
+    }
+
+    @Test
+    void aServerRestartedUnderAHeldLockIsReportedWhenItIsBackNotAtTheNextRenewal(RedisServer redis) throws Exception {
+        // the default watchdog: 30 s lease, a renewal every 10 s
+        try (Deployment app =
+                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
+            Losses losses = app.bean(Losses.class);
+            CountDownLatch done = new CountDownLatch(1);
+            CompletableFuture<String> call = CompletableFuture.supplyAsync(
+                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            try {
+                awaitKey(redis, "padlock:held");
+                Thread.sleep(300); // the watch has read the server's run_id
+
+                // Down for 2 s, then started with no data (no persistence: it has forgotten the lock). By then
+                // Redisson's own reconnection waits up to 1.6 s between attempts; Padlock asks every 200 ms.
+                redis.stop();
+                Thread.sleep(2_000);
+                redis.start();
+                long back = System.nanoTime();
+                for (int i = 0; i < 300 && losses.seen().isEmpty(); i++) {
+                    Thread.sleep(20);
+                }
+
+                assertThat(losses.seen()).singleElement().satisfies(loss -> {
+                    assertThat(loss.lockKey()).isEqualTo("padlock:held");
+                    assertThat(loss.detectedBy()).isEqualTo(LockLost.Detection.RESTART);
+                    assertThat(loss.describe()).contains("restarted");
+                });
+                assertThat(redis.commandStats().calls("evalsha")
+                                + redis.commandStats().calls("eval"))
+                        .as("no renewal reached the restarted server before the loss was reported")
+                        .isZero();
+                assertThat(call).as("reported while the method runs").isNotDone();
+                System.out.printf(
+                        "RESTART reported %d ms after the restarted server answered%n",
+                        TimeUnit.NANOSECONDS.toMillis(losses.lastSeenAt() - back));
+            } finally {
+                done.countDown();
+            }
+            assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("done");
+            assertThat(losses.seen()).as("reported once, not again at release").hasSize(1);
+        }
+    }
+
+    /**
+     * A call of the same application waiting for the key is not handed a key the restarted server forgot: its turn
+     * passes when the loss is reported, and it takes the key from Redis again, while the holder that lost it still
+     * runs.
+     */
+    @Test
+    void aWaiterOfTheSameApplicationTakesTheKeyFromRedisNotHandedOn(RedisServer redis) throws Exception {
+        try (Deployment app =
+                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
+            Losses losses = app.bean(Losses.class);
+            Work work = app.bean(Work.class);
+            CountDownLatch first = new CountDownLatch(1);
+            CountDownLatch second = new CountDownLatch(1);
+            CompletableFuture<String> holder =
+                    CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil(first)));
+            CompletableFuture<String> waiter = null;
+            try {
+                awaitKey(redis, "padlock:held");
+                waiter = CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil(second)));
+                Thread.sleep(300);
+
+                redis.restart();
+                awaitKey(redis, "padlock:held"); // taken again, from the restarted server
+
+                assertThat(holder).as("the holder that lost the key still runs").isNotDone();
+                assertThat(losses.seen()).singleElement().satisfies(loss -> assertThat(loss.detectedBy())
+                        .isEqualTo(LockLost.Detection.RESTART));
+            } finally {
+                first.countDown();
+                second.countDown();
+            }
+            assertThat(holder.get(30, TimeUnit.SECONDS)).isEqualTo("done");
+            assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo("done");
+            assertThat(losses.seen())
+                    .as("the waiter held what it ran under: no loss found at its start or its release")
+                    .hasSize(1);
+        }
+    }
+
+    @Test
+    void controlConnectionsDroppedByAServerThatDidNotRestartLoseNothing(RedisServer redis) throws Exception {
+        try (Deployment app =
+                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
+            Losses losses = app.bean(Losses.class);
+            CountDownLatch done = new CountDownLatch(1);
+            CompletableFuture<String> call = CompletableFuture.supplyAsync(
+                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            try {
+                awaitKey(redis, "padlock:held");
+                Thread.sleep(300);
+
+                long before = clientsConnected(redis);
+                redis.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+                // the watch asks the server again once it is reached: give it the time a restart takes to be seen
+                Thread.sleep(1_500);
+
+                assertThat(before)
+                        .as("Padlock's connections were there to drop")
+                        .isPositive();
+                assertThat(losses.seen()).as("the same server: nothing lost").isEmpty();
+                assertThat(redis.command("EXISTS", "padlock:held")).isEqualTo(1L);
+            } finally {
+                done.countDown();
+            }
+            assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("done");
+            assertThat(losses.seen()).isEmpty();
+        }
+    }
+
+    private static long clientsConnected(RedisServer redis) {
+        String info = String.valueOf(redis.command("INFO", "clients"));
+        return info.lines()
+                .filter(line -> line.startsWith("connected_clients:"))
+                .mapToLong(line -> Long.parseLong(
+                        line.substring("connected_clients:".length()).trim()))
+                .findFirst()
+                .orElse(0);
+    }
+
+    private static void awaitKey(RedisServer redis, String key) throws InterruptedException {
+        for (int i = 0; i < 400; i++) {
+            if (Long.valueOf(1).equals(redis.command("EXISTS", key))) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError(key + " was never taken");
+    }
+
+    private interface Body<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T uncheck(Body<T> body) {
+        try {
+            return body.run();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
