@@ -25,13 +25,14 @@ public final class Redis {
             case BINARY:
                 return startServer(RedisBinary.of(source.binary(), source.origin()));
             default:
-                return TestcontainersRedis.start();
+                return TestcontainersRedis.start(source.image());
         }
     }
 
     /**
-     * A single node in a container ({@code redis:7}) started through Testcontainers, whatever else is available: for
-     * tests of a container path (see {@link ContainerRuntime}). Closing it stops and removes the container.
+     * A single node in a container ({@link #containerImage()}) started through Testcontainers, whatever else is
+     * available: for tests of a container path (see {@link ContainerRuntime}). Closing it stops and removes the
+     * container.
      *
      * @throws NoRedisAvailableException when Testcontainers is not on the class path or no container runtime answers
      */
@@ -44,7 +45,15 @@ public final class Redis {
             throw new NoRedisAvailableException(
                     RedisSource.noContainerRuntime("A test asked for Redis in a container"));
         }
-        return TestcontainersRedis.start();
+        return TestcontainersRedis.start(containerImage());
+    }
+
+    /**
+     * The image the harness starts containers from: {@code -Dpadlock.test.redis-image} (or
+     * {@code PADLOCK_TEST_REDIS_IMAGE}), {@code redis:7} when neither is set.
+     */
+    public static String containerImage() {
+        return RedisSource.containerImage();
     }
 
     /**

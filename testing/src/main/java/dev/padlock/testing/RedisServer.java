@@ -129,7 +129,7 @@ public final class RedisServer implements AutoCloseable {
                 null);
     }
 
-    static RedisServer inContainer(String host, int port, AutoCloseable container) {
+    static RedisServer inContainer(String host, int port, String image, AutoCloseable container) {
         return new RedisServer(
                 "redis://" + host + ":" + port,
                 host,
@@ -137,7 +137,7 @@ public final class RedisServer implements AutoCloseable {
                 null,
                 null,
                 null,
-                "it runs in a Testcontainers container (redis:7), which the harness cannot kill or restart"
+                "it runs in a Testcontainers container (" + image + "), which the harness cannot kill or restart"
                         + " on the same port. To run this test, install redis-server or point"
                         + " -Dpadlock.test.redis-server=/path/to/redis-server",
                 container);

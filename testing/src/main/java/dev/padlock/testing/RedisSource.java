@@ -19,6 +19,9 @@ public final class RedisSource {
     static final String ADDRESS_ENV = "PADLOCK_TEST_REDIS";
     static final String BINARY_PROPERTY = "padlock.test.redis-server";
     static final String BINARY_ENV = "PADLOCK_TEST_REDIS_SERVER";
+    static final String IMAGE_PROPERTY = "padlock.test.redis-image";
+    static final String IMAGE_ENV = "PADLOCK_TEST_REDIS_IMAGE";
+    static final String DEFAULT_IMAGE = "redis:7";
 
     static final String WAY_ADDRESS = "-Dpadlock.test.redis=redis://host:port (or PADLOCK_TEST_REDIS)";
     static final String WAY_BINARY = "install redis-server (apt install redis-server / brew install redis) or point"
@@ -52,12 +55,18 @@ public final class RedisSource {
     private final String address;
     private final Path binary;
     private final String origin;
+    private final String image;
 
     private RedisSource(Kind kind, String address, Path binary, String origin) {
+        this(kind, address, binary, origin, null);
+    }
+
+    private RedisSource(Kind kind, String address, Path binary, String origin, String image) {
         this.kind = kind;
         this.address = address;
         this.binary = binary;
         this.origin = origin;
+        this.image = image;
     }
 
     static RedisSource detect(Need need) {
@@ -107,7 +116,8 @@ public final class RedisSource {
         boolean containers = containerRuntime.getAsBoolean();
         if (need == Need.SINGLE_NODE) {
             if (containers) {
-                return new RedisSource(Kind.CONTAINER, null, null, "Testcontainers");
+                return new RedisSource(
+                        Kind.CONTAINER, null, null, "Testcontainers", containerImage(properties, environment));
             }
             throw new NoRedisAvailableException("No Redis is available for the tests, and they must not be skipped."
                     + " Get one in any of these ways:\n  1. " + WAY_ADDRESS + "\n  2. " + WAY_BINARY + "\n  3. "
@@ -128,6 +138,24 @@ public final class RedisSource {
             message.append(" A container runtime answers, but containers serve only single-node tests.");
         }
         throw new NoRedisAvailableException(message.toString());
+    }
+
+    /** The image a container comes from: {@link #containerImage(Function, Function)} of this JVM. */
+    static String containerImage() {
+        return containerImage(System::getProperty, System::getenv);
+    }
+
+    /**
+     * The image a container comes from: {@code -Dpadlock.test.redis-image}, else {@code PADLOCK_TEST_REDIS_IMAGE},
+     * else {@code redis:7}. CI's Valkey run names a Valkey image here, so that its container tests do not run on Redis.
+     */
+    static String containerImage(Function<String, String> properties, Function<String, String> environment) {
+        String property = nonBlank(properties.apply(IMAGE_PROPERTY));
+        if (property != null) {
+            return property;
+        }
+        String env = nonBlank(environment.apply(IMAGE_ENV));
+        return env != null ? env : DEFAULT_IMAGE;
     }
 
     /** Whether a container runtime answers Testcontainers here: asked once per JVM, and only on a hint of one. */
@@ -182,6 +210,11 @@ public final class RedisSource {
         return origin;
     }
 
+    /** The image of a {@link Kind#CONTAINER} source; null for the others. */
+    String image() {
+        return image;
+    }
+
     @Override
     public String toString() {
         switch (kind) {
@@ -190,7 +223,7 @@ public final class RedisSource {
             case BINARY:
                 return "redis-server binary " + binary + " (from " + origin + ")";
             default:
-                return "redis:7 container through Testcontainers";
+                return image + " container through Testcontainers";
         }
     }
 }

@@ -10,7 +10,6 @@ import org.testcontainers.utility.DockerImageName;
  * when neither an address nor a redis-server binary is available.
  */
 final class TestcontainersRedis {
-    static final String IMAGE = "redis:7";
     private static final int REDIS_PORT = 6379;
 
     private TestcontainersRedis() {}
@@ -23,9 +22,9 @@ final class TestcontainersRedis {
         }
     }
 
-    static RedisServer start() {
+    static RedisServer start(String image) {
         GenericContainer<?> container =
-                new GenericContainer<>(DockerImageName.parse(IMAGE)).withExposedPorts(REDIS_PORT);
+                new GenericContainer<>(DockerImageName.parse(image)).withExposedPorts(REDIS_PORT);
         Reaper.Reapable reapable = container::stop;
         Reaper.register(reapable);
         try {
@@ -35,7 +34,7 @@ final class TestcontainersRedis {
             container.stop();
             throw e;
         }
-        return RedisServer.inContainer(container.getHost(), container.getMappedPort(REDIS_PORT), () -> {
+        return RedisServer.inContainer(container.getHost(), container.getMappedPort(REDIS_PORT), image, () -> {
             Reaper.unregister(reapable);
             container.stop();
         });

@@ -100,6 +100,24 @@ class RedisSourceTest {
     }
 
     @Test
+    void containerImageIsRedis7UnlessAPropertyOrTheEnvironmentNamesAnother() {
+        assertThat(RedisSource.containerImage(properties::get, environment::get))
+                .isEqualTo("redis:7");
+        assertThat(resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(true))
+                        .image())
+                .isEqualTo("redis:7");
+
+        environment.put("PADLOCK_TEST_REDIS_IMAGE", "valkey/valkey:8");
+        assertThat(RedisSource.containerImage(properties::get, environment::get))
+                .isEqualTo("valkey/valkey:8");
+
+        properties.put("padlock.test.redis-image", " registry.local/valkey:8.0 ");
+        RedisSource source = resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(true));
+        assertThat(source.image()).isEqualTo("registry.local/valkey:8.0");
+        assertThat(source).hasToString("registry.local/valkey:8.0 container through Testcontainers");
+    }
+
+    @Test
     void nothingAtAllFailsNamingAllThreeWaysToGetRedis() {
         assertThatThrownBy(() -> resolve(RedisSource.Need.SINGLE_NODE, pathHas(null), runtime(false)))
                 .isInstanceOf(NoRedisAvailableException.class)

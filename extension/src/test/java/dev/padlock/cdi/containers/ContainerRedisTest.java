@@ -19,8 +19,9 @@ import org.redisson.api.RedissonClient;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * padlock-testing's container path: {@link Redis#startContainer()} starts {@code redis:7} through Testcontainers, a
- * Padlock application locks on it, and closing it removes the container.
+ * padlock-testing's container path: {@link Redis#startContainer()} starts {@code redis:7} (or the image
+ * {@code -Dpadlock.test.redis-image} names: CI's Valkey run names a Valkey image) through Testcontainers, a Padlock
+ * application locks on it, and closing it removes the container.
  */
 @ExtendWith(ContainerRuntime.class)
 class ContainerRedisTest {
@@ -41,7 +42,9 @@ class ContainerRedisTest {
         String id;
         try (RedisServer redis = Redis.startContainer();
                 Deployment app = Deployment.start(Map.of("padlock.redis.address", redis.uri()), Job.class)) {
-            id = containerPublishing(redis.port());
+            Container container = containerPublishing(redis.port());
+            id = container.getId();
+            assertThat(container.getImage()).as("the container's image").isEqualTo(Redis.containerImage());
             assertThat(app.bean(Job.class).heldWhileRunning())
                     .as("held while the method ran")
                     .isTrue();
@@ -53,12 +56,11 @@ class ContainerRedisTest {
                 .equals(id));
     }
 
-    /** The id of the running container that publishes {@code port} on the host. */
-    static String containerPublishing(int port) {
+    /** The running container that publishes {@code port} on the host. */
+    static Container containerPublishing(int port) {
         return containers().stream()
                 .filter(c -> Arrays.stream(c.getPorts())
                         .anyMatch(p -> Integer.valueOf(port).equals(p.getPublicPort())))
-                .map(Container::getId)
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no container publishes port " + port));
     }
