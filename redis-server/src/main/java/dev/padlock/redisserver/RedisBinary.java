@@ -25,12 +25,16 @@ public final class RedisBinary {
 
     private final Path path;
     private final String origin;
+    private final String version;
     private final int majorVersion;
 
-    private RedisBinary(Path path, String origin, int majorVersion) {
+    private RedisBinary(Path path, String origin, String version) {
         this.path = path;
         this.origin = origin;
-        this.majorVersion = majorVersion;
+        this.version = version;
+        Matcher matcher = VERSION.matcher(version);
+        // Unknown versions get the most conservative configuration rather than a refusal.
+        this.majorVersion = matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
     }
 
     /**
@@ -40,7 +44,7 @@ public final class RedisBinary {
      * @throws IllegalStateException when it cannot be run
      */
     public static RedisBinary of(Path path, String origin) {
-        return PROBED.computeIfAbsent(path, p -> new RedisBinary(p, origin, probeMajorVersion(p, origin)));
+        return PROBED.computeIfAbsent(path, p -> new RedisBinary(p, origin, probeVersion(p, origin)));
     }
 
     /** {@code redis-server} on the {@code PATH}: lets a tool tell beforehand whether it could start one. */
@@ -48,7 +52,7 @@ public final class RedisBinary {
         return Executables.onPath(NAME);
     }
 
-    private static int probeMajorVersion(Path path, String origin) {
+    private static String probeVersion(Path path, String origin) {
         Process process;
         try {
             process = new ProcessBuilder(path.toString(), "--version")
@@ -65,9 +69,7 @@ public final class RedisBinary {
                         "Timed out after 10 s waiting for `" + path + " --version` (from " + origin + ") to finish");
             }
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            Matcher matcher = VERSION.matcher(output);
-            // Unknown versions get the most conservative configuration rather than a refusal.
-            return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+            return output.strip().lines().findFirst().orElse("");
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read the version of " + path + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -83,6 +85,13 @@ public final class RedisBinary {
 
     public String origin() {
         return origin;
+    }
+
+    /**
+     * The first line of {@code --version}: {@code Redis server v=7.0.15 sha=...}, {@code Valkey server v=8.0.1 ...}.
+     */
+    public String version() {
+        return version;
     }
 
     /** CLUSTER ADDSLOTSRANGE, SHUTDOWN options and enable-debug-command all arrived in 7.0. */

@@ -5,8 +5,11 @@ import dev.padlock.redisserver.RedisBinary;
 import dev.padlock.redisserver.RedisReplyException;
 import dev.padlock.redisserver.ServerProcess;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -14,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * normally let {@link RedisExtension} do that.
  */
 public final class Redis {
+    private static final Set<Path> ANNOUNCED = ConcurrentHashMap.newKeySet();
+
     private Redis() {}
 
     /** A single node: at the configured address, else from a redis-server binary, else in a container. */
@@ -23,7 +28,7 @@ public final class Redis {
             case ADDRESS:
                 return reach(source);
             case BINARY:
-                return startServer(RedisBinary.of(source.binary(), source.origin()));
+                return startServer(binary(source));
             default:
                 return TestcontainersRedis.start(source.image());
         }
@@ -62,7 +67,7 @@ public final class Redis {
      */
     public static RedisServer startServer(ServerOptions options) {
         RedisSource source = RedisSource.detect(RedisSource.Need.CONFIGURED_NODE);
-        RedisBinary binary = RedisBinary.of(source.binary(), source.origin());
+        RedisBinary binary = binary(source);
         AtomicInteger tlsPort = new AtomicInteger(-1);
         ServerProcess process =
                 ServerProcess.start(binary, "redis-server", options.password(), options.environment(), (port, dir) -> {
@@ -80,13 +85,25 @@ public final class Redis {
     /** Cluster-enabled nodes from a redis-server binary, with all 16384 slots spread over the masters. */
     public static RedisCluster startCluster(int masters, int replicasPerMaster) {
         RedisSource source = RedisSource.detect(RedisSource.Need.CLUSTER);
-        return RedisCluster.start(RedisBinary.of(source.binary(), source.origin()), masters, replicasPerMaster);
+        return RedisCluster.start(binary(source), masters, replicasPerMaster);
     }
 
     /** One master, one replica and three sentinels (quorum 2) monitoring it as "mymaster". */
     public static RedisSentinel startSentinel() {
         RedisSource source = RedisSource.detect(RedisSource.Need.SENTINEL);
-        return RedisSentinel.start(RedisBinary.of(source.binary(), source.origin()));
+        return RedisSentinel.start(binary(source));
+    }
+
+    /**
+     * The binary {@code source} names. The first one a JVM uses is announced on standard output, with its version, so
+     * that a test log and report say which server the tests ran on (CI runs suites on Redis and on Valkey).
+     */
+    private static RedisBinary binary(RedisSource source) {
+        RedisBinary binary = RedisBinary.of(source.binary(), source.origin());
+        if (ANNOUNCED.add(binary.path())) {
+            System.out.println("padlock-testing: servers from " + binary + ": " + binary.version());
+        }
+        return binary;
     }
 
     static RedisServer startServer(RedisBinary binary) {
