@@ -55,7 +55,7 @@ public final class LeaseRenewal {
     private final LongSupplier ticker;
 
     /** Which master restarted: its locks are reported lost when it is back ({@link #restarted}). */
-    private final ServerWatch servers = new ServerWatch(new ServerWatch.Restarts() {
+    private final ServerWatch servers = new ServerWatch(new ServerWatch.Holders() {
         @Override
         public void restarted(ServerWatch.Node node) {
             LeaseRenewal.this.restarted(node);

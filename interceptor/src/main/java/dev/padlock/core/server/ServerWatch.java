@@ -16,14 +16,19 @@ import org.redisson.connection.ConnectionManager;
 import org.redisson.connection.MasterSlaveEntry;
 
 /**
- * Tells which master of the client Padlock locks with came back as a new process: a Redis restarted without
- * persistence has forgotten every lock, and its holders must hear of it when the server is back, not at their next
- * renewal (up to a third of the lease later). Each master's {@code run_id} (from {@code INFO server}, which changes
- * with every start of the process) is read when the watch starts; when Redisson says a master's connections dropped,
- * the watch asks it again on a connection of its own every {@link #PROBE_MILLIS} until it answers, without waiting for
- * Redisson's reconnection back-off (up to 10 s); a master that answers with another {@code run_id} restarted, and
- * {@link Restarts#restarted} is told. Nothing is sent while the connections stay up: no command per call or per
- * renewal.
+ * What Padlock learns of the masters of the client it locks with, beside the locks, and tells their holders
+ * ({@link Holders}):
+ *
+ * <ul>
+ *   <li>which master came back as a new process: a Redis restarted without persistence has forgotten every lock, and
+ *       its holders must hear of it when the server is back, not at their next renewal (up to a third of the lease
+ *       later). Each master's {@code run_id} (from {@code INFO server}, new with every start of the process) is read
+ *       when the watch starts; when Redisson says a master's connections dropped, the watch asks again every
+ *       {@link #PROBE_MILLIS} on a client of its own until it answers, without waiting for Redisson's reconnection
+ *       back-off (up to 10 s). Nothing is sent while the connections stay up.
+ *   <li>whose wall clock jumped: each renewal's answer carries the server's {@code TIME} ({@link #clockRead}), compared
+ *       with the previous answer of the same master against the engine's monotonic clock. No command is added.
+ * </ul>
  */
 public final class ServerWatch {
 
@@ -32,8 +37,8 @@ public final class ServerWatch {
     /** How often a master whose connections dropped is asked again: a restart is seen this long after it is back. */
     static final long PROBE_MILLIS = 200;
 
-    /** Told what a master did; called on a Redisson thread, so it must not block. */
-    public interface Restarts {
+    /** The holders of locks, told what a master did; called on a Redisson thread, so it must not block. */
+    public interface Holders {
         void restarted(Node node);
 
         /**
@@ -68,7 +73,7 @@ public final class ServerWatch {
         }
     }
 
-    private final Restarts restarts;
+    private final Holders holders;
     /** Each master's last known run_id, by address. */
     private final Map<InetSocketAddress, String> runIds = new ConcurrentHashMap<>();
     /** The masters whose connections dropped and that have not answered since. */
@@ -85,8 +90,8 @@ public final class ServerWatch {
     private int listener; // guarded by this
     private boolean closed; // guarded by this
 
-    public ServerWatch(Restarts restarts) {
-        this.restarts = Objects.requireNonNull(restarts, "restarts");
+    public ServerWatch(Holders holders) {
+        this.holders = Objects.requireNonNull(holders, "holders");
     }
 
     /**
@@ -178,7 +183,11 @@ public final class ServerWatch {
                             if (!isWatching(watched) || !away.containsKey(address)) {
                                 return;
                             }
-                            if (restarts.anyHeld()) {
+                            if (master(watched.getCommandExecutor().getConnectionManager(), address) == null) {
+                                away.remove(address); // no master there any more: nothing to ask
+                                return;
+                            }
+                            if (holders.anyHeld()) {
                                 ask(watched, address, true);
                             } else {
                                 probeLater(watched, address); // nothing to tell of now; keep an eye on it
@@ -252,7 +261,7 @@ public final class ServerWatch {
      * clock) found the server's wall clock at {@code serverMillis}. Compared with the previous answer of the same
      * master, the server's clock may have drifted by what clocks drift (1 % of the time between, plus 21 ms: the same
      * allowance as a lock's deadline); further ahead, it jumped, and the jump is returned (at least that many
-     * nanoseconds) after the other holds on that master were told ({@link Restarts#clockJumped}); further behind, it
+     * nanoseconds) after the other holds on that master were told ({@link Holders#clockJumped}); further behind, it
      * stood still or was set back, which is logged once per master (keys then outlive their leases: a lock whose holder
      * died stays taken). Answers that overlap in time are not compared.
      *
@@ -283,7 +292,7 @@ public final class ServerWatch {
                             + " much of their lease; Padlock reports those whose lease is over as lost. Keep the"
                             + " server's clock from being stepped (let NTP slew it).");
             if (node != null) {
-                restarts.clockJumped(node, ahead);
+                holders.clockJumped(node, ahead);
             }
             return ahead;
         }
@@ -324,7 +333,7 @@ public final class ServerWatch {
                     () -> "Redis at " + node.describe() + " restarted (its run_id changed): a server restarted without"
                             + " persistence has forgotten every lock it held; Padlock reports the locks held there as"
                             + " lost.");
-            restarts.restarted(node);
+            holders.restarted(node);
         }
     }
 

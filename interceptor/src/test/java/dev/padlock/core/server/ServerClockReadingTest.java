@@ -18,7 +18,7 @@ class ServerClockReadingTest {
     private static final long EPOCH = 1_795_000_000_000L;
 
     private final List<Long> jumps = new ArrayList<>();
-    private final ServerWatch watch = new ServerWatch(new ServerWatch.Restarts() {
+    private final ServerWatch watch = new ServerWatch(new ServerWatch.Holders() {
         @Override
         public void restarted(ServerWatch.Node node) {}
 
