@@ -205,7 +205,7 @@ class ArchitectureTest {
                 .whereLayer("client")
                 .mayOnlyAccessLayers("api", "shared", "config")
                 .whereLayer("server")
-                .mayOnlyAccessLayers("api", "shared", "config", "client")
+                .mayOnlyAccessLayers("api", "shared", "config", "redis", "client")
                 .whereLayer("setup")
                 .mayOnlyAccessLayers("api", "shared", "config", "shape", "redis", "key", "plan", "client")
                 .whereLayer("events")

@@ -2,6 +2,7 @@ package dev.padlock.core.client;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -28,6 +29,8 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
     private volatile RedissonClient client;
     /** Why the last attempt failed, while no client is connected; for the readiness check, which must not wait. */
     private volatile Throwable lastFailure;
+    /** Told of each client once it is connected (the server check); on the connecting thread, so it must not block. */
+    private volatile Consumer<RedissonClient> connected = c -> {};
 
     private CompletableFuture<RedissonClient> connecting; // guarded by guard
     private boolean closed; // guarded by guard
@@ -83,9 +86,22 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
         return c != null ? CompletableFuture.completedFuture(c) : connect().copy();
     }
 
-    /** Starts connecting now, so the first locked call does not pay for it. */
-    public void connectInBackground() {
-        connect().whenComplete((c, failure) -> {
+    /**
+     * Has {@code listener} told of each client this creates, once connected; set it before connecting. It runs on the
+     * connecting thread, before those waiting for the client hear of it, and must return at once; what it throws is
+     * ignored.
+     */
+    public void whenConnected(Consumer<RedissonClient> listener) {
+        this.connected = listener;
+    }
+
+    /**
+     * Starts connecting now, so the first locked call does not pay for it; the future (the caller's own) completes
+     * with this attempt, for a start-up that waits for it.
+     */
+    public CompletableFuture<RedissonClient> connectInBackground() {
+        CompletableFuture<RedissonClient> attempt = connect();
+        attempt.whenComplete((c, failure) -> {
             if (failure != null && !isClosed()) { // an application stopped while connecting has nothing to say
                 LOG.log(
                         System.Logger.Level.WARNING,
@@ -97,6 +113,7 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
                                 + " again.");
             }
         });
+        return attempt.copy();
     }
 
     private CompletableFuture<RedissonClient> connect() {
@@ -143,9 +160,12 @@ public final class ManagedClient implements RedisClientSource, AutoCloseable {
             client = created;
             lastFailure = null;
         }
+        try {
+            connected.accept(created);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "a listener of Padlock's connection failed", e);
+        }
         attempt.complete(created);
-        ReplicaConfirmation.refusal(created)
-                .thenAccept(advice -> advice.ifPresent(text -> LOG.log(System.Logger.Level.WARNING, text)));
     }
 
     private boolean isClosed() {

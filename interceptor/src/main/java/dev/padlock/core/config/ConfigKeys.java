@@ -42,6 +42,11 @@ public final class ConfigKeys {
     public static final String REDIS_REPLICA_CONFIRMATION = "padlock.redis.replica-confirmation";
     /** How long such a confirmation is waited for; default 1 s. Wins over a config file's {@code slavesSyncTimeout}. */
     public static final String REDIS_REPLICA_TIMEOUT = "padlock.redis.replica-timeout";
+    /**
+     * {@code warn} (the default), {@code not-ready} or {@code fail}: what Padlock does when its server check finds
+     * Redis set up so that it can void a lock. Applies to an application's own client too.
+     */
+    public static final String REDIS_UNSAFE_SERVER = "padlock.redis.unsafe-server";
 
     /**
      * How many times in a row a held key passes to the next caller of the same application waiting for it, staying

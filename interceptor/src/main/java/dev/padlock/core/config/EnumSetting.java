@@ -29,6 +29,12 @@ public final class EnumSetting<E extends Enum<E>> {
             " (after-transaction keeps the lock of a call that ends inside its caller's JTA transaction until that"
                     + " transaction completes; on-return releases it when the method returns)");
 
+    public static final EnumSetting<UnsafeServerPolicy> UNSAFE_SERVER_POLICY = new EnumSetting<>(
+            UnsafeServerPolicy.class,
+            "a policy for a server that can void locks",
+            " (warn logs what the server check found; not-ready also keeps readiness down while it holds; fail also"
+                    + " stops the start-up when the check finds it then)");
+
     private final Class<E> type;
     private final String noun;
     private final String hint;

@@ -3,9 +3,12 @@ package dev.padlock.core.setup;
 import dev.padlock.core.client.RedisConnectionReader;
 import dev.padlock.core.client.RedisConnectionSettings;
 import dev.padlock.core.client.RedissonConfigs;
+import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.GlobalDefaults;
 import dev.padlock.core.config.Problems;
+import dev.padlock.core.config.UnsafeServerPolicy;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.plan.LockTypeConflicts;
 import dev.padlock.core.plan.LockedMethodValidator;
@@ -55,6 +58,7 @@ public final class PadlockSetup<M> {
     private final GlobalDefaults defaults;
     private final LockedMethodValidator validator;
     private final RedisConnectionSettings redis;
+    private final UnsafeServerPolicy unsafeServer;
     private final List<PlannedMethod<M>> methods;
     private final List<NamedLocks.NamedLock> namedLocks;
     private final Problems problems;
@@ -63,12 +67,14 @@ public final class PadlockSetup<M> {
             GlobalDefaults defaults,
             LockedMethodValidator validator,
             RedisConnectionSettings redis,
+            UnsafeServerPolicy unsafeServer,
             List<PlannedMethod<M>> methods,
             List<NamedLocks.NamedLock> namedLocks,
             Problems problems) {
         this.defaults = defaults;
         this.validator = validator;
         this.redis = redis;
+        this.unsafeServer = unsafeServer;
         this.methods = methods;
         this.namedLocks = namedLocks;
         this.problems = problems;
@@ -92,6 +98,11 @@ public final class PadlockSetup<M> {
         if (connection == Connection.PADLOCK_CLIENT) {
             RedissonConfigs.checkFile(redis, loader, problems);
         }
+        // Read whoever provides the client: the server check inspects an application's client too.
+        UnsafeServerPolicy unsafeServer = config.get(ConfigKeys.REDIS_UNSAFE_SERVER)
+                .map(v -> EnumSetting.UNSAFE_SERVER_POLICY.read(
+                        ConfigKeys.REDIS_UNSAFE_SERVER, v, UnsafeServerPolicy.WARN, problems))
+                .orElse(UnsafeServerPolicy.WARN);
         LockedMethodValidator validator = new LockedMethodValidator(defaults, config);
 
         Map<M, PlannedMethod<M>> planned = new LinkedHashMap<>();
@@ -121,7 +132,8 @@ public final class PadlockSetup<M> {
         problems.addAll(named.problems());
         // per-lock types are read from the configuration here, so a type set at run time is checked too
         problems.addAll(LockTypeConflicts.find(plans, named.locks(), config));
-        return new PadlockSetup<>(defaults, validator, redis, List.copyOf(planned.values()), named.locks(), problems);
+        return new PadlockSetup<>(
+                defaults, validator, redis, unsafeServer, List.copyOf(planned.values()), named.locks(), problems);
     }
 
     /** The global defaults ({@code padlock.key-prefix}, wait, lease, on-lease-lost). */
@@ -137,6 +149,11 @@ public final class PadlockSetup<M> {
     /** How to reach Redis; {@code null} with {@link Connection#APPLICATION_CLIENT}. */
     public RedisConnectionSettings redis() {
         return redis;
+    }
+
+    /** What Padlock does when its server check finds Redis set up so that it can void a lock. */
+    public UnsafeServerPolicy unsafeServer() {
+        return unsafeServer;
     }
 
     /** Every valid registered method once, in the order first found. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.core.config.ConfigView;
+import dev.padlock.core.config.UnsafeServerPolicy;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
 import dev.padlock.core.setup.PadlockSetup.Connection;
@@ -112,6 +113,28 @@ class PadlockSetupTest {
         PadlockSetup<Method> own = PadlockSetup.plan(config, List.of(), List.of(), Connection.CHECK_ONLY, null);
         assertThat(own.problems().list()).singleElement().asString().startsWith("Invalid padlock.redis.mode");
         assertThat(own.redis()).isNotNull();
+    }
+
+    /** Read whoever provides the client, since the server check inspects an application's client too. */
+    @Test
+    void theUnsafeServerPolicyIsReadWithAnyClientAndABadValueNamesTheKey() {
+        ConfigView notReady = ConfigView.of(Map.of("padlock.redis.unsafe-server", "Not-Ready"));
+        assertThat(PadlockSetup.plan(notReady, List.of(), List.of(), Connection.APPLICATION_CLIENT, null)
+                        .unsafeServer())
+                .isEqualTo(UnsafeServerPolicy.NOT_READY);
+        assertThat(PadlockSetup.plan(NO_CONFIG, List.of(), List.of(), Connection.CHECK_ONLY, null)
+                        .unsafeServer())
+                .as("the default")
+                .isEqualTo(UnsafeServerPolicy.WARN);
+
+        ConfigView sometimes = ConfigView.of(Map.of("padlock.redis.unsafe-server", "sometimes"));
+        assertThat(PadlockSetup.plan(sometimes, List.of(), List.of(), Connection.APPLICATION_CLIENT, null)
+                        .problems()
+                        .list())
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.redis.unsafe-server: 'sometimes' is not a policy for a server that can"
+                        + " void locks. Use one of warn, not-ready, fail (");
     }
 
     private static PadlockSetup.LockedMethod<Method> locked(Method method, Class<?> bean) {
