@@ -19,6 +19,7 @@ import dev.padlock.core.events.CompositeLockEvents;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.server.ServerFindings;
 import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.MethodShape;
@@ -41,6 +42,7 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.BeforeShutdown;
 import jakarta.enterprise.inject.spi.DefinitionException;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessBean;
@@ -56,6 +58,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -97,6 +100,11 @@ public class PadlockExtension implements Extension {
 
     private ConfigView config;
     private ManagedClient managedClient;
+    /** The application's own client, where it has one; checked as the deployment ends. */
+    private Supplier<RedissonClient> applicationClient;
+
+    private ClassLoader loader;
+    private ServerFindings serverFindings;
     private PadlockEngine engine;
     private CallerTransactions transactions = CallerTransactions.NONE;
     private final EngineOptions options;
@@ -278,13 +286,18 @@ public class PadlockExtension implements Extension {
 
         Supplier<RedissonClient> client;
         RedisReachability reachability;
+        ServerFindings findings = new ServerFindings(setup.unsafeServer());
+        this.serverFindings = findings;
+        this.loader = loader;
         if (applicationHasClient) {
             // The application's own client, looked up once on first use rather than per call.
             client = ResolvedOnce.of(
                     () -> beans.createInstance().select(RedissonClient.class).get());
+            applicationClient = client;
             reachability = RedisReachability.ofApplicationClient(client);
         } else {
             managedClient = new ManagedClient(setup.redis(), loader);
+            managedClient.whenConnected(findings::check);
             client = managedClient;
             reachability = RedisReachability.of(managedClient);
             event.addBean()
@@ -324,6 +337,11 @@ public class PadlockExtension implements Extension {
                 .types(RedisReachability.class, Object.class)
                 .scope(Singleton.class)
                 .createWith(c -> reachability);
+        // ... and what the server check found, which it shows beside it.
+        event.addBean()
+                .types(ServerFindings.class, Object.class)
+                .scope(Singleton.class)
+                .createWith(c -> findings);
 
         // Every problem at once, so a developer fixes them in one pass rather than one per deployment.
         for (String problem : problems.list()) {
@@ -353,8 +371,17 @@ public class PadlockExtension implements Extension {
     }
 
     void ready(@Observes AfterDeploymentValidation event, BeanManager beans) {
-        if (managedClient != null && deployable) {
-            managedClient.connectInBackground();
+        if (deployable) {
+            // Padlock's client is checked each time it connects; the application's once here, on a thread of Padlock's.
+            CompletableFuture<?> connection = managedClient != null
+                    ? managedClient.connectInBackground()
+                    : serverFindings.checkWhenResolved(applicationClient, loader);
+            // Under padlock.redis.unsafe-server=fail only, this waits for the first check.
+            serverFindings.startUpRefusal(connection).ifPresent(refusal -> {
+                event.addDeploymentProblem(new DeploymentException(refusal));
+                deployable = false;
+                shutdown(null);
+            });
         }
         if (engine != null && deployable) {
             engine.publishMetrics(applicationName());

@@ -1,6 +1,7 @@
 package dev.padlock.cdi;
 
 import dev.padlock.core.client.RedisReachability;
+import dev.padlock.core.server.ServerFindings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -10,7 +11,9 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Padlock's readiness: down while the client it locks with cannot reach Redis, since every locked call would then
- * fail. Added by {@link PadlockExtension} only where MicroProfile Health is present; never loaded elsewhere.
+ * fail, and, where {@code padlock.redis.unsafe-server} says so, while the server can void locks; the server check's
+ * findings are shown either way. Added by {@link PadlockExtension} only where MicroProfile Health is present; never
+ * loaded elsewhere.
  */
 @Readiness
 @ApplicationScoped
@@ -20,9 +23,13 @@ class PadlockReadinessCheck implements HealthCheck {
     @Inject
     RedisReachability reachability;
 
+    /** What the server check found (a bean the extension adds). */
+    @Inject
+    ServerFindings findings;
+
     @Override
     public HealthCheckResponse call() {
-        RedisReachability.Result result = reachability.check();
+        ServerFindings.Readiness result = findings.readiness(reachability.check());
         return new HealthCheckResponse(
                 RedisReachability.CHECK_NAME,
                 result.up() ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A server that does not let Padlock's user run {@code WAIT} (an ACL without it, as some managed services set up), on
  * a master with a replica: Redisson sends {@code WAIT} after every lock script there, so every acquisition fails.
- * Padlock says so once, as its client starts, naming the fix; once the user may run it, nothing is said and locks
- * work.
+ * Padlock's server check says so once, as its client connects, naming the fix; once the user may run it, nothing is
+ * said and locks work.
  */
 class WaitRefusedTest {
 
@@ -41,9 +41,11 @@ class WaitRefusedTest {
         try (RedisServer master = Redis.startServer();
                 RedisServer replica = Redis.startServer()) {
             replicate(master, replica);
+            // Else the server check also warns that the master grants locks with no replica connected.
+            master.command("CONFIG", "SET", "min-replicas-to-write", "1");
             master.command("ACL", "SETUSER", "default", "-wait");
             List<String> warnings = new CopyOnWriteArrayList<>();
-            Logger logger = Logger.getLogger("dev.padlock.core.client.ManagedClient");
+            Logger logger = Logger.getLogger("dev.padlock.core.server.ServerFindings");
             Handler handler = new Handler() {
                 @Override
                 public void publish(LogRecord record) {
