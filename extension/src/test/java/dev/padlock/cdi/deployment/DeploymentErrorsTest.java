@@ -41,6 +41,16 @@ class DeploymentErrorsTest {
     }
 
     @Test
+    void aBadUnsafeServerSettingFailsTheDeploymentNamingTheKeyAndTheChoices() {
+        RuntimeException failure = Deployment.failing(
+                Map.of("padlock.redis.unsafe-server", "sometimes", "padlock.redis.address", "redis://127.0.0.1:1"));
+
+        assertThat(Refusal.text(failure))
+                .contains("Invalid padlock.redis.unsafe-server: 'sometimes' is not a policy for a server that can void"
+                        + " locks. Use one of warn, not-ready, fail (warn logs what the server check found;");
+    }
+
+    @Test
     void conflictingNamedLocksFailTheDeployment() {
         OnWeld.checkRefused(InvalidLockedMethods.NAMED_LOCKS);
     }
