@@ -2,7 +2,8 @@ import { LitElement, html, css } from 'lit';
 import { JsonRpc } from 'jsonrpc';
 
 /**
- * Padlock's live page: the locks this application holds now, its callers queued per key, and its latest losses.
+ * Padlock's live page: the locks this application holds now, its callers queued per key, its latest losses, and what
+ * the server check found on Redis that can void a lock.
  * Polls the PadlockDevUIService once a second while the page is shown.
  */
 export class QwcPadlockLive extends LitElement {
@@ -88,7 +89,26 @@ export class QwcPadlockLive extends LitElement {
             <section>
                 <h3>Recent losses</h3>
                 ${this._losses(this._live.losses)}
+            </section>
+            <section>
+                <h3>Redis server</h3>
+                ${this._server(this._live.serverChecked, this._live.server)}
             </section>`;
+    }
+
+    _server(checked, rows) {
+        if (!checked) {
+            return html`<div class="none">Padlock has not checked the server yet (it does once connected).</div>`;
+        }
+        if (rows.length === 0) {
+            return html`<div class="none">Padlock found nothing on the server that can void a lock.</div>`;
+        }
+        return html`<table>
+            <tr><th>severity</th><th>node</th><th>setting</th><th>value</th><th>what it means, and the fix</th></tr>
+            ${rows.map(r => html`<tr class="${r.severity === 'UNSAFE' ? 'lost' : ''}">
+                <td>${r.severity}</td><td>${r.node}</td><td>${r.setting}</td><td>${r.value}</td>
+                <td>${r.message}</td></tr>`)}
+        </table>`;
     }
 
     _held(rows) {

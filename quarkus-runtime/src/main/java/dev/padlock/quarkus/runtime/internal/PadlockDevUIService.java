@@ -1,6 +1,7 @@
 package dev.padlock.quarkus.runtime.internal;
 
 import dev.padlock.core.events.LiveLocks;
+import dev.padlock.core.server.ServerFindings;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +11,8 @@ import java.util.function.Function;
 
 /**
  * The Dev UI's JSON-RPC service for Padlock's live page (dev mode only; the build registers it there and nowhere
- * else): what the application's locks are doing now, as plain rows the page polls. Rendered keys are shown: in dev
+ * else): what the application's locks are doing now, and what the server check found on Redis, as plain rows the page
+ * polls. Rendered keys are shown: in dev
  * mode they are the developer's own data.
  */
 public class PadlockDevUIService {
@@ -18,7 +20,10 @@ public class PadlockDevUIService {
     @Inject
     PadlockRuntime padlock;
 
-    /** Held locks, local queues and the latest losses, each a list of rows; durations in milliseconds. */
+    /**
+     * Held locks, local queues, the latest losses and what the server check found, each a list of rows; durations in
+     * milliseconds.
+     */
     public Map<String, Object> liveLocks() {
         LiveLocks live = padlock.engine().liveLocks();
         Map<String, Object> page = new LinkedHashMap<>();
@@ -48,6 +53,17 @@ public class PadlockDevUIService {
             row.put("detectedBy", loss.detectedBy().name());
             row.put("heldMillis", loss.heldMillis());
             row.put("cause", loss.cause() == null ? "" : loss.cause());
+            return row;
+        }));
+        ServerFindings findings = padlock.serverFindings();
+        page.put("serverChecked", findings.checked());
+        page.put("server", rows(findings.latest(), finding -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("severity", finding.severity().name());
+            row.put("node", finding.node());
+            row.put("setting", finding.setting());
+            row.put("value", finding.value());
+            row.put("message", finding.message());
             return row;
         }));
         return page;

@@ -13,6 +13,7 @@ import dev.padlock.core.events.CompositeLockEvents;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.plan.LockedSpec;
 import dev.padlock.core.plan.NamedLocks;
+import dev.padlock.core.server.ServerFindings;
 import dev.padlock.core.setup.PadlockSetup;
 import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.ReflectedShapes;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.redisson.api.RedissonClient;
@@ -41,6 +43,7 @@ public final class PadlockRuntime {
     private volatile PadlockEngine engine;
     private volatile ManagedClient managedClient;
     private volatile RedisReachability reachability;
+    private volatile ServerFindings serverFindings;
     private final Map<String, NamedLocks.NamedLock> namedLocks = new HashMap<>();
 
     /**
@@ -88,14 +91,28 @@ public final class PadlockRuntime {
         }
         managedClient = new ManagedClient(
                 QuarkusRedisHosts.namingTheSource(setup.redis(), ConfigView.of(ConfigProvider.getConfig())), loader);
+        ServerFindings findings = new ServerFindings(setup.unsafeServer());
+        serverFindings = findings;
+        CompletableFuture<?> connection;
         if (!applicationHasClient()) {
+            managedClient.whenConnected(findings::check);
             // Connect now, in the background: not on the first locked call, on its thread (maybe an event loop).
-            managedClient.connectInBackground();
+            connection = managedClient.connectInBackground();
+        } else {
+            connection = findings.checkWhenResolved(
+                    () -> Arc.container().instance(RedissonClient.class).get(), loader);
         }
         reachability = applicationHasClient()
                 ? RedisReachability.ofApplicationClient(ResolvedOnce.of(
                         () -> Arc.container().instance(RedissonClient.class).get()))
                 : RedisReachability.of(managedClient);
+        // Under padlock.redis.unsafe-server=fail only, this waits for the first check.
+        Optional<String> refusal = findings.startUpRefusal(connection);
+        if (refusal.isPresent()) {
+            newEngine.close();
+            managedClient.close();
+            throw new IllegalStateException(refusal.get());
+        }
         newEngine.publishMetrics(ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.application.name", String.class)
                 .orElse("padlock"));
@@ -192,9 +209,14 @@ public final class PadlockRuntime {
         };
     }
 
-    /** For the readiness check: whether the client Padlock locks with reaches Redis now. */
-    RedisReachability.Result reachability() {
-        return started(reachability).check();
+    /** For the readiness check: whether the client Padlock locks with reaches Redis now, and the server's findings. */
+    ServerFindings.Readiness readiness() {
+        return started(serverFindings).readiness(started(reachability).check());
+    }
+
+    /** What the server check last found, for the Dev UI. */
+    ServerFindings serverFindings() {
+        return started(serverFindings);
     }
 
     /** The application's engine, for the Dev UI's live view (and the tests that read it). */
