@@ -162,6 +162,24 @@ public interface PadlockConfigReference {
          */
         @ConfigDocDefault("1s")
         Optional<String> replicaTimeout();
+
+        /**
+         * What Padlock does when its server check finds Redis set up so that it can void a lock: a {@code maxmemory}
+         * with a {@code maxmemory-policy} other than {@code noeviction} (lock keys may be evicted), or a master with
+         * replicas and no {@code min-replicas-to-write} while {@code replica-confirmation} is on. The check runs when
+         * the client connects (Padlock's own or the application's) and asks every master with {@code INFO} (and
+         * {@code CONFIG GET save}). {@code warn}: a WARN line naming the setting, its value, the node and the fix;
+         * readiness shows the finding and stays up. {@code not-ready}: also readiness down until the check has run and
+         * while it finds the server unsafe. {@code fail}: also the start-up waits (at most 15 s) for the connection
+         * and the check, and stops when it finds the server unsafe; a server not reached then, or found unsafe later,
+         * keeps readiness down as with {@code not-ready}. A server without persistence (INFO) and what could not be
+         * checked (WARN, with how to allow it) are only said, whatever this is. The default is {@code warn} because the
+         * cloud services' own default ({@code volatile-lru}) would otherwise take a running application out of service
+         * on upgrade for a server that may never fill up. What each finding means:
+         * {@code docs/reference/troubleshooting.md}.
+         */
+        @ConfigDocDefault("warn")
+        Optional<String> unsafeServer();
     }
 
     /** Sentinel settings. */

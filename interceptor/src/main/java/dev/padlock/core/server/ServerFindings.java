@@ -24,7 +24,7 @@ import org.redisson.api.RedissonClient;
 
 /**
  * What the server check last found on the Redis an application locks on, one per application: {@link #check} runs the
- * check (as Padlock's client connects, and again after every reconnect) and keeps its findings; the log, readiness and
+ * check (as a client connects; call it again after every reconnect) and keeps its findings; the log, readiness and
  * the Dev UI read them here. What {@code padlock.redis.unsafe-server} asks for happens here too: a WARN line in every
  * case, readiness down for {@code not-ready} and {@code fail}, and the start-up refused for {@code fail}
  * ({@link #startUpRefusal}).
