@@ -2,6 +2,7 @@ package dev.padlock.core.server;
 
 import dev.padlock.core.PadlockThreads;
 import dev.padlock.core.client.RedisReachability;
+import dev.padlock.core.client.Secrets;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.UnsafeServerPolicy;
@@ -70,14 +71,18 @@ public final class ServerFindings {
             return CompletableFuture.completedFuture(latest);
         }
         return found.thenApply(findings -> {
-            record(number, findings);
+            // A client shut down meanwhile (the application stopping) answers nothing worth saying.
+            if (!client.isShuttingDown() && !client.isShutdown()) {
+                record(number, findings);
+            }
             return findings;
         });
     }
 
     /**
      * For a client Padlock does not create (the application's): looks it up on a thread of Padlock's, since creating
-     * the application's bean may connect and block, then {@link #check}s it. A look-up that fails is said, not thrown.
+     * the application's bean may connect and block, then {@link #check}s it. A look-up that fails is said in a WARN
+     * line, and fails the future.
      *
      * @param loader the context class loader the look-up runs with (the application's)
      */
@@ -95,18 +100,17 @@ public final class ServerFindings {
                 "padlock-server-check");
         lookup.setContextClassLoader(loader);
         lookup.start();
-        return resolved.handle((c, failure) -> {
+        return resolved.whenComplete((c, failure) -> {
                     if (failure != null) {
                         LOG.log(
                                 System.Logger.Level.WARNING,
                                 () -> "Padlock could not check the Redis server of the application's RedissonClient:"
                                         + " the client could not be had ("
-                                        + failure.getClass().getSimpleName() + ").");
-                        return CompletableFuture.completedFuture(latest);
+                                        + failure.getClass().getName() + ": "
+                                        + Secrets.NONE.strikeOut(String.valueOf(failure.getMessage())) + ").");
                     }
-                    return check(c);
                 })
-                .thenCompose(f -> f);
+                .thenCompose(this::check);
     }
 
     /** The findings of the latest check, most severe first; empty before the first check and for a safe server. */
