@@ -291,8 +291,8 @@ public class PadlockExtension implements Extension {
         this.loader = loader;
         if (applicationHasClient) {
             // The application's own client, looked up once on first use rather than per call.
-            client = ResolvedOnce.of(
-                    () -> beans.createInstance().select(RedissonClient.class).get());
+            client = ResolvedOnce.of(() -> ContextualClient.of(
+                    beans.createInstance().select(RedissonClient.class).get()));
             applicationClient = client;
             reachability = RedisReachability.ofApplicationClient(client);
         } else {

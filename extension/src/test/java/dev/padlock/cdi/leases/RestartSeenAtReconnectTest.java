@@ -9,14 +9,20 @@ import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * A Redis restarted without persistence has forgotten every lock. With the default 30 s watchdog, a holder used to
@@ -96,6 +102,53 @@ public class RestartSeenAtReconnectTest {
             }
             assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("done");
             assertThat(losses.seen()).as("reported once, not again at release").hasSize(1);
+        }
+    }
+
+    /** The application's own client, a normal-scoped bean: the container hands out a proxy of it. */
+    @ApplicationScoped
+    public static class ClientProducer {
+        @Produces
+        @ApplicationScoped
+        RedissonClient client() {
+            Config config = new Config();
+            config.useSingleServer()
+                    .setAddress(ConfigProvider.getConfig().getValue("test.redis.address", String.class));
+            return Redisson.create(config);
+        }
+
+        void close(@Disposes RedissonClient client) {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * The same with the application's own client, which Weld hands out as a client proxy: Padlock watches the client
+     * behind it (a proxy shows none of Redisson's connections).
+     */
+    @Test
+    void aRestartIsSeenWithTheApplicationsOwnClientToo(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(
+                Map.of("test.redis.address", redis.uri()), Work.class, Losses.class, ClientProducer.class)) {
+            Losses losses = app.bean(Losses.class);
+            CountDownLatch done = new CountDownLatch(1);
+            CompletableFuture<String> call = CompletableFuture.supplyAsync(
+                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            try {
+                awaitKey(redis, "padlock:held");
+                Thread.sleep(300);
+
+                redis.restart();
+                for (int i = 0; i < 300 && losses.seen().isEmpty(); i++) {
+                    Thread.sleep(20);
+                }
+
+                assertThat(losses.seen()).singleElement().satisfies(loss -> assertThat(loss.detectedBy())
+                        .isEqualTo(LockLost.Detection.RESTART));
+            } finally {
+                done.countDown();
+            }
+            assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("done");
         }
     }
 

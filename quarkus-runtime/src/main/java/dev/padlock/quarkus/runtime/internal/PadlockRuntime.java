@@ -19,6 +19,7 @@ import dev.padlock.core.setup.PadlockSetup.Connection;
 import dev.padlock.core.shape.ReflectedShapes;
 import dev.padlock.core.transaction.JtaTransactions;
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.arc.InjectableBean;
 import io.quarkus.arc.InstanceHandle;
 import java.lang.reflect.Method;
@@ -100,7 +101,9 @@ public final class PadlockRuntime {
             connection = managedClient.connectInBackground();
         } else {
             connection = findings.checkWhenResolved(
-                    () -> Arc.container().instance(RedissonClient.class).get(), loader);
+                    () -> ClientProxy.unwrap(
+                            Arc.container().instance(RedissonClient.class).get()),
+                    loader);
         }
         reachability = applicationHasClient()
                 ? RedisReachability.ofApplicationClient(ResolvedOnce.of(
@@ -147,8 +150,10 @@ public final class PadlockRuntime {
             RedisClientSource c = chosen;
             if (c == null) {
                 c = applicationHasClient()
-                        ? RedisClientSource.of(ResolvedOnce.of(() ->
-                                Arc.container().instance(RedissonClient.class).get()))
+                        // The contextual instance, not Arc's client proxy of a normal-scoped bean: the engine
+                        // reaches Redisson's own connections through it (replica-confirmed renewals, restarts).
+                        ? RedisClientSource.of(ResolvedOnce.of(() -> ClientProxy.unwrap(
+                                Arc.container().instance(RedissonClient.class).get())))
                         : started(managedClient);
                 chosen = c;
             }
