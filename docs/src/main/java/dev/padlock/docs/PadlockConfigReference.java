@@ -167,7 +167,7 @@ public interface PadlockConfigReference {
          * What Padlock does when its server check finds Redis set up so that it can void a lock: a {@code maxmemory}
          * with a {@code maxmemory-policy} other than {@code noeviction} (lock keys may be evicted), or a master with
          * replicas and no {@code min-replicas-to-write} while {@code replica-confirmation} is on. The check runs when
-         * the client connects (Padlock's own or the application's) and asks every master with {@code INFO} (and
+         * the client connects (Padlock's own or the application's), and again after every reconnect, and asks every master with {@code INFO} (and
          * {@code CONFIG GET save}). {@code warn}: a WARN line naming the setting, its value, the node and the fix;
          * readiness shows the finding and stays up. {@code not-ready}: also readiness down until the check has run and
          * while it finds the server unsafe. {@code fail}: also the start-up waits (at most 15 s) for the connection

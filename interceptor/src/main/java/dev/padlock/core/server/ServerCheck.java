@@ -230,8 +230,8 @@ final class ServerCheck {
                 at,
                 "appendonly",
                 points.isEmpty() ? "no, no save points" : "no, save " + points,
-                "Redis at " + at + consequence + ", and another client can take it at once while its holder goes on"
-                        + " until its next renewal finds the key missing (with a fixed lease, until the lease ends)."
+                "Redis at " + at + consequence + ", and another client can take it at once; its holder hears of it"
+                        + " when Padlock reaches the restarted server (LockLost RESTART), while it may still be running."
                         + " Set appendonly yes if a restart must not free locks (appendfsync everysec loses at most the"
                         + " last second); docs/reference/failover.md says what each topology keeps. Said only:"
                         + " padlock.redis.unsafe-server does not apply."));

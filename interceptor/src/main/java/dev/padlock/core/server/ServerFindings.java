@@ -6,9 +6,11 @@ import dev.padlock.core.client.Secrets;
 import dev.padlock.core.config.ConfigKeys;
 import dev.padlock.core.config.EnumSetting;
 import dev.padlock.core.config.UnsafeServerPolicy;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +23,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.redisson.Redisson;
+import org.redisson.api.NodeType;
 import org.redisson.api.RedissonClient;
+import org.redisson.connection.ConnectionListener;
 
 /**
  * What the server check last found on the Redis an application locks on, one per application: {@link #check} runs the
- * check (as a client connects; call it again after every reconnect) and keeps its findings; the log, readiness and
+ * check (as a client connects, and by itself again after every reconnect of that client) and keeps its findings; the log, readiness and
  * the Dev UI read them here. What {@code padlock.redis.unsafe-server} asks for happens here too: a WARN line in every
  * case, readiness down for {@code not-ready} and {@code fail}, and the start-up refused for {@code fail}
  * ({@link #startUpRefusal}).
@@ -51,6 +56,8 @@ public final class ServerFindings {
     private final Object guard = new Object();
     private long recorded; // guarded by guard: the number of the check whose findings are kept
     private volatile List<ServerFinding> latest = List.of();
+    /** The clients checked again after each reconnect (one, or a new one after Padlock's own reconnected). */
+    private final Set<Redisson> reconnectsOf = Collections.newSetFromMap(new IdentityHashMap<>()); // guarded by guard
 
     public ServerFindings(UnsafeServerPolicy policy) {
         this.policy = policy;
@@ -63,6 +70,7 @@ public final class ServerFindings {
      * the one started last.
      */
     public CompletableFuture<List<ServerFinding>> check(RedissonClient client) {
+        checkAfterReconnects(client);
         long number = checks.incrementAndGet();
         CompletableFuture<List<ServerFinding>> found;
         try {
@@ -77,6 +85,43 @@ public final class ServerFindings {
             }
             return findings;
         });
+    }
+
+    /**
+     * Checks {@code client} again each time Redisson reconnects to one of its servers (a restart, a failover, a
+     * network cut): the server that answers may not be the one checked. Once per client; a client that is not
+     * Redisson's own (a test double, a proxy) is checked only when asked.
+     */
+    private void checkAfterReconnects(RedissonClient client) {
+        if (!(client instanceof Redisson redisson)) {
+            return;
+        }
+        synchronized (guard) {
+            if (reconnectsOf.contains(redisson)) {
+                return;
+            }
+            reconnectsOf.add(redisson);
+        }
+        redisson.getCommandExecutor()
+                .getConnectionManager()
+                .getServiceManager()
+                .getConnectionEventsHub()
+                .addListener(new ConnectionListener() {
+                    @Override
+                    public void onConnect(InetSocketAddress address) {
+                        onConnect(address, NodeType.MASTER);
+                    }
+
+                    @Override
+                    public void onConnect(InetSocketAddress address, NodeType type) {
+                        if (type != NodeType.SENTINEL && !redisson.isShuttingDown() && !redisson.isShutdown()) {
+                            check(redisson);
+                        }
+                    }
+
+                    @Override
+                    public void onDisconnect(InetSocketAddress address) {}
+                });
     }
 
     /**
