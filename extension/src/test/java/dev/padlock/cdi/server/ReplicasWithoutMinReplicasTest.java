@@ -64,8 +64,12 @@ class ReplicasWithoutMinReplicasTest {
             master.command("CONFIG", "SET", "min-replicas-to-write", "1");
             try (PadlockLog log = new PadlockLog();
                     Deployment app = Deployment.start(config(master, replica, true), Job.class)) {
-                HealthCheckResponse up = awaitChecked(app);
-                assertThat(up.getStatus()).isEqualTo(Status.UP);
+                // up once checked and every node answers PING (a replica's connection may come a moment later)
+                HealthCheckResponse up = ReadinessContract.awaitResponse(
+                        () -> EvictingServerTest.readiness(app),
+                        r -> r.getStatus() == Status.UP
+                                && r.getData().orElseThrow().containsKey("findings"));
+                assertThat(up.getStatus()).as("%s", up.getData()).isEqualTo(Status.UP);
                 assertThat(log.serverCheck(Level.WARNING))
                         .as("min-replicas-to-write 1")
                         .isEmpty();

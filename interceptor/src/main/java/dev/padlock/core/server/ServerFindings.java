@@ -114,7 +114,7 @@ public final class ServerFindings {
 
                     @Override
                     public void onConnect(InetSocketAddress address, NodeType type) {
-                        if (type != NodeType.SENTINEL && !redisson.isShuttingDown() && !redisson.isShutdown()) {
+                        if (type == NodeType.MASTER && !redisson.isShuttingDown() && !redisson.isShutdown()) {
                             check(redisson);
                         }
                     }
