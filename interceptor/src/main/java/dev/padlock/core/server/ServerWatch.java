@@ -79,12 +79,8 @@ public final class ServerWatch {
     /** The masters whose connections dropped and that have not answered since. */
     private final Map<InetSocketAddress, Boolean> away = new ConcurrentHashMap<>();
 
-    /** Each master's last clock reading, by address ({@link #NO_ADDRESS} while no client is watched). */
-    private final Map<Object, ClockReading> clocks = new ConcurrentHashMap<>();
-    /** The masters whose clock was said to stand still or go back: said once. */
-    private final Map<Object, Boolean> stillClocks = new ConcurrentHashMap<>();
-
-    private static final Object NO_ADDRESS = new Object();
+    /** Each master's wall clock against the engine's, from the renewals' answers. */
+    private final ServerClocks clocks = new ServerClocks();
 
     private Redisson client; // guarded by this
     private int listener; // guarded by this
@@ -251,62 +247,25 @@ public final class ServerWatch {
     }
 
     /**
-     * Where the server's wall clock stood against this JVM's monotonic clock when a script ran, in nanoseconds: between
-     * {@code lowest} (the answer's arrival) and {@code highest} (the request's sending).
-     */
-    private record ClockReading(long lowest, long highest, long sent, long received) {}
-
-    /**
      * A renewal of {@code key} sent at {@code sentNanos} and answered at {@code receivedNanos} (the engine's monotonic
-     * clock) found the server's wall clock at {@code serverMillis}. Compared with the previous answer of the same
-     * master, the server's clock may have drifted by what clocks drift (1 % of the time between, plus 21 ms: the same
-     * allowance as a lock's deadline); further ahead, it jumped, and the jump is returned (at least that many
-     * nanoseconds) after the other holds on that master were told ({@link Holders#clockJumped}); further behind, it
-     * stood still or was set back, which is logged once per master (keys then outlive their leases: a lock whose holder
-     * died stays taken). Answers that overlap in time are not compared.
+     * clock) found the server's wall clock at {@code serverMillis}: compared with the previous answer of the same master
+     * ({@link ServerClocks#read}). A jump forward is told to the other holds on that master ({@link
+     * Holders#clockJumped}) before it is returned.
      *
-     * @return how far the server's clock jumped forward since the previous answer, or 0
+     * @return how far the server's clock jumped forward since the previous answer (at least), or 0
      */
     public long clockRead(String key, long sentNanos, long receivedNanos, long serverMillis) {
         Node node = nodeOf(key);
-        Object id = node == null ? NO_ADDRESS : node.address;
-        long server = TimeUnit.MILLISECONDS.toNanos(serverMillis);
-        ClockReading reading = new ClockReading(server - receivedNanos, server - sentNanos, sentNanos, receivedNanos);
-        ClockReading[] previous = new ClockReading[1];
-        clocks.compute(id, (address, last) -> {
-            previous[0] = last;
-            return last == null || sentNanos - last.received() >= 0 ? reading : last;
-        });
-        ClockReading last = previous[0];
-        if (last == null || sentNanos - last.received() < 0) {
-            return 0;
+        long ahead = clocks.read(
+                node == null ? ServerClocks.ANY_SERVER : node.address,
+                node == null ? "Redis" : "Redis at " + node.describe(),
+                sentNanos,
+                receivedNanos,
+                serverMillis);
+        if (ahead > 0 && node != null) {
+            holders.clockJumped(node, ahead);
         }
-        long allowance = (receivedNanos - last.sent()) / 100 + 21_000_000;
-        long ahead = reading.lowest() - last.highest();
-        if (ahead > allowance) {
-            String where = node == null ? "Redis" : "Redis at " + node.describe();
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> where + " stepped its clock forward by at least " + TimeUnit.NANOSECONDS.toMillis(ahead)
-                            + " ms between two renewals: keys expire by that clock, so the locks held there lose that"
-                            + " much of their lease; Padlock reports those whose lease is over as lost. Keep the"
-                            + " server's clock from being stepped (let NTP slew it).");
-            if (node != null) {
-                holders.clockJumped(node, ahead);
-            }
-            return ahead;
-        }
-        long behind = last.lowest() - reading.highest();
-        if (behind > allowance && stillClocks.putIfAbsent(id, Boolean.TRUE) == null) {
-            String where = node == null ? "Redis" : "Redis at " + node.describe();
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> where + "'s clock stood still or was set back by at least "
-                            + TimeUnit.NANOSECONDS.toMillis(behind) + " ms between two renewals: keys expire by that"
-                            + " clock, so a lock outlives its lease there, and one whose holder died stays taken until"
-                            + " the clock catches up. Check the server's time source. (Said once per server.)");
-        }
-        return 0;
+        return ahead;
     }
 
     /** The watched master that holds {@code key}, or {@code null} while no client is watched. */

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sums by which {@link ServerWatch#clockRead} tells a server clock that jumped from one that drifts, with the
+ * The sums by which {@link ServerWatch#clockRead} ({@link ServerClocks}) tells a server clock that jumped from one that drifts, with the
  * readings passed in (no client watched): the Redis tests with a stepped server clock are in ServerClockJumpTest.
  */
 class ServerClockReadingTest {
