@@ -8,13 +8,10 @@ import dev.padlock.cdi.Deployment;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -34,25 +31,6 @@ import org.redisson.config.Config;
 public class RestartSeenAtReconnectTest {
 
     @ApplicationScoped
-    public static class Losses {
-        private final List<LockLost> seen = new CopyOnWriteArrayList<>();
-        private volatile long lastSeenAt;
-
-        void record(@Observes LockLost loss) {
-            lastSeenAt = System.nanoTime();
-            seen.add(loss);
-        }
-
-        public List<LockLost> seen() {
-            return seen;
-        }
-
-        long lastSeenAt() {
-            return lastSeenAt;
-        }
-    }
-
-    @ApplicationScoped
     public static class Work {
         @Locked("held")
         public String holdUntil(CountDownLatch done) throws InterruptedException {
@@ -64,12 +42,11 @@ public class RestartSeenAtReconnectTest {
     @Test
     void aServerRestartedUnderAHeldLockIsReportedWhenItIsBackNotAtTheNextRenewal(RedisServer redis) throws Exception {
         // the default watchdog: 30 s lease, a renewal every 10 s
-        try (Deployment app =
-                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
-            Losses losses = app.bean(Losses.class);
+        try (Deployment app = Deployment.start(
+                Map.of("padlock.redis.address", redis.uri()), Work.class, LeaseLossTest.Losses.class)) {
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(
-                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            CompletableFuture<String> call = hold(app.bean(Work.class), done);
             try {
                 awaitKey(redis, "padlock:held");
                 Thread.sleep(300); // the watch has read the server's run_id
@@ -80,9 +57,10 @@ public class RestartSeenAtReconnectTest {
                 Thread.sleep(2_000);
                 redis.start();
                 long back = System.nanoTime();
-                for (int i = 0; i < 300 && losses.seen().isEmpty(); i++) {
-                    Thread.sleep(20);
+                while (losses.seen().isEmpty() && System.nanoTime() - back < TimeUnit.SECONDS.toNanos(6)) {
+                    Thread.sleep(5);
                 }
+                long seenAfter = System.nanoTime() - back;
 
                 assertThat(losses.seen()).singleElement().satisfies(loss -> {
                     assertThat(loss.lockKey()).isEqualTo("padlock:held");
@@ -96,7 +74,7 @@ public class RestartSeenAtReconnectTest {
                 assertThat(call).as("reported while the method runs").isNotDone();
                 System.out.printf(
                         "RESTART reported %d ms after the restarted server answered%n",
-                        TimeUnit.NANOSECONDS.toMillis(losses.lastSeenAt() - back));
+                        TimeUnit.NANOSECONDS.toMillis(seenAfter));
             } finally {
                 done.countDown();
             }
@@ -129,11 +107,13 @@ public class RestartSeenAtReconnectTest {
     @Test
     void aRestartIsSeenWithTheApplicationsOwnClientToo(RedisServer redis) throws Exception {
         try (Deployment app = Deployment.start(
-                Map.of("test.redis.address", redis.uri()), Work.class, Losses.class, ClientProducer.class)) {
-            Losses losses = app.bean(Losses.class);
+                Map.of("test.redis.address", redis.uri()),
+                Work.class,
+                LeaseLossTest.Losses.class,
+                ClientProducer.class)) {
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(
-                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            CompletableFuture<String> call = hold(app.bean(Work.class), done);
             try {
                 awaitKey(redis, "padlock:held");
                 Thread.sleep(300);
@@ -153,52 +133,73 @@ public class RestartSeenAtReconnectTest {
     }
 
     /**
-     * A call of the same application waiting for the key is not handed a key the restarted server forgot: its turn
-     * passes when the loss is reported, and it takes the key from Redis again, while the holder that lost it still
-     * runs.
+     * The key a restarted server forgot is not kept for a hand-off in this application: its local turn is passed on when
+     * the loss is reported, so a call of the same application that comes next takes the key from Redis at once, while
+     * the holder that lost it still runs. (Without the report, that call queues behind the holder until it returns.)
      */
     @Test
-    void aWaiterOfTheSameApplicationTakesTheKeyFromRedisNotHandedOn(RedisServer redis) throws Exception {
-        try (Deployment app =
-                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
-            Losses losses = app.bean(Losses.class);
+    void theNextCallOfTheSameApplicationTakesTheKeyFromRedisNotByHandOff(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(
+                Map.of("padlock.redis.address", redis.uri()), Work.class, LeaseLossTest.Losses.class)) {
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             Work work = app.bean(Work.class);
             CountDownLatch first = new CountDownLatch(1);
             CountDownLatch second = new CountDownLatch(1);
-            CompletableFuture<String> holder =
-                    CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil(first)));
-            CompletableFuture<String> waiter = null;
+            CompletableFuture<String> holder = hold(work, first);
+            CompletableFuture<String> next = null;
             try {
                 awaitKey(redis, "padlock:held");
-                waiter = CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil(second)));
                 Thread.sleep(300);
 
                 redis.restart();
-                awaitKey(redis, "padlock:held"); // taken again, from the restarted server
-
-                assertThat(holder).as("the holder that lost the key still runs").isNotDone();
+                for (int i = 0; i < 300 && losses.seen().isEmpty(); i++) {
+                    Thread.sleep(20);
+                }
                 assertThat(losses.seen()).singleElement().satisfies(loss -> assertThat(loss.detectedBy())
                         .isEqualTo(LockLost.Detection.RESTART));
+
+                // Redisson's own connections come back on their own back-off, which this test does not measure
+                for (int i = 0; i < 1_000 && clientsConnected(redis) < 2; i++) {
+                    Thread.sleep(20);
+                }
+                next = hold(work, second);
+                for (int i = 0; i < 500 && !next.isDone(); i++) {
+                    if (Long.valueOf(1).equals(redis.command("EXISTS", "padlock:held"))) {
+                        break; // taken again, from the restarted server
+                    }
+                    Thread.sleep(20);
+                }
+                CompletableFuture<String> ran = next;
+                assertThat(redis.command("EXISTS", "padlock:held"))
+                        .as(
+                                "taken again by the next call; the call: %s",
+                                ran.isDone()
+                                        ? ran.handle((v, e) -> e == null ? v : e.toString())
+                                                .join()
+                                        : "waiting")
+                        .isEqualTo(1L);
+
+                assertThat(holder).as("the holder that lost the key still runs").isNotDone();
+                assertThat(next).as("the next call runs under the key it took").isNotDone();
             } finally {
                 first.countDown();
                 second.countDown();
             }
             assertThat(holder.get(30, TimeUnit.SECONDS)).isEqualTo("done");
-            assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo("done");
+            assertThat(next.get(30, TimeUnit.SECONDS)).isEqualTo("done");
             assertThat(losses.seen())
-                    .as("the waiter held what it ran under: no loss found at its start or its release")
+                    .as("the next call held what it ran under: no loss found at its start or its release")
                     .hasSize(1);
         }
     }
 
     @Test
     void controlConnectionsDroppedByAServerThatDidNotRestartLoseNothing(RedisServer redis) throws Exception {
-        try (Deployment app =
-                Deployment.start(Map.of("padlock.redis.address", redis.uri()), Work.class, Losses.class)) {
-            Losses losses = app.bean(Losses.class);
+        try (Deployment app = Deployment.start(
+                Map.of("padlock.redis.address", redis.uri()), Work.class, LeaseLossTest.Losses.class)) {
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(
-                    () -> uncheck(() -> app.bean(Work.class).holdUntil(done)));
+            CompletableFuture<String> call = hold(app.bean(Work.class), done);
             try {
                 awaitKey(redis, "padlock:held");
                 Thread.sleep(300);
@@ -219,6 +220,18 @@ public class RestartSeenAtReconnectTest {
             assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("done");
             assertThat(losses.seen()).isEmpty();
         }
+    }
+
+    /**
+     * Each call on a thread of its own: on a 2-core machine, JDK 25's common pool runs one task at a time, and a second
+     * call would wait for the first to return before it even started.
+     */
+    private static CompletableFuture<String> hold(Work work, CountDownLatch done) {
+        return CompletableFuture.supplyAsync(() -> uncheck(() -> work.holdUntil(done)), task -> {
+            Thread thread = new Thread(task, "restart-test-call");
+            thread.setDaemon(true);
+            thread.start();
+        });
     }
 
     private static long clientsConnected(RedisServer redis) {

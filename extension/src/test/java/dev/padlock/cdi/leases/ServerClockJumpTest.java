@@ -10,7 +10,6 @@ import dev.padlock.testing.RedisServer;
 import dev.padlock.testing.ServerClock;
 import dev.padlock.testing.ServerOptions;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,19 +31,6 @@ public class ServerClockJumpTest {
     private static final String WATCHDOG = "3s";
 
     @ApplicationScoped
-    public static class Losses {
-        private final List<LockLost> seen = new CopyOnWriteArrayList<>();
-
-        void record(@Observes LockLost loss) {
-            seen.add(loss);
-        }
-
-        public List<LockLost> seen() {
-            return seen;
-        }
-    }
-
-    @ApplicationScoped
     public static class Work {
         @Locked("clocked")
         public String holdUntil(CountDownLatch done) throws InterruptedException {
@@ -58,11 +44,12 @@ public class ServerClockJumpTest {
         try (ServerClock clock = ServerClock.create();
                 RedisServer redis = Redis.startServer(ServerOptions.defaults().clock(clock));
                 Deployment app = deploy(redis)) {
-            Losses losses = app.bean(Losses.class);
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
             CompletableFuture<String> call = hold(app, done);
             try {
-                awaitRenewals(redis, 1); // the first answer to compare the next with
+                // two renewals: the first one's answer, the one the next is compared with, has surely been read by then
+                awaitRenewals(redis, 2);
 
                 clock.step(Duration.ofSeconds(60));
                 long renewalsBefore = renewals(redis);
@@ -94,7 +81,7 @@ public class ServerClockJumpTest {
                 RedisServer redis = Redis.startServer(ServerOptions.defaults().clock(clock));
                 LeaseLossTest.Capture capture = LeaseLossTest.Capture.warnings(warnings);
                 Deployment app = deploy(redis)) {
-            Losses losses = app.bean(Losses.class);
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
             CompletableFuture<String> call = hold(app, done);
             try {
@@ -116,11 +103,11 @@ public class ServerClockJumpTest {
                 RedisServer redis = Redis.startServer(ServerOptions.defaults().clock(clock));
                 LeaseLossTest.Capture capture = LeaseLossTest.Capture.warnings(warnings);
                 Deployment app = deploy(redis)) {
-            Losses losses = app.bean(Losses.class);
+            LeaseLossTest.Losses losses = app.bean(LeaseLossTest.Losses.class);
             CountDownLatch done = new CountDownLatch(1);
             CompletableFuture<String> call = hold(app, done);
             try {
-                awaitRenewals(redis, 1);
+                awaitRenewals(redis, 2);
 
                 clock.freeze();
                 awaitRenewals(redis, 4);
@@ -143,7 +130,7 @@ public class ServerClockJumpTest {
         return Deployment.start(
                 Map.of("padlock.redis.address", redis.uri(), "padlock.watchdog-timeout", WATCHDOG),
                 Work.class,
-                Losses.class);
+                LeaseLossTest.Losses.class);
     }
 
     private static CompletableFuture<String> hold(Deployment app, CountDownLatch done) throws InterruptedException {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The server check runs again after every reconnect, since the server that answers may not be the one checked: here
  * the same server, made unsafe while Padlock was connected (an evicting policy set, as a managed service's parameter
- * group would), is found so once its connections dropped and came back. The control drops nothing: the change goes
- * unseen until a reconnect, which is what the check promises, no more.
+ * group would), is found so once its connections dropped and came back. Without the check after a reconnect, readiness
+ * stayed up for the 30 s the test waits. (Redisson also reports a connection of its pool that it closed and opened
+ * again, so a check may run more often than after a reconnect; nothing here relies on it not running.)
  */
 class CheckedAgainAfterReconnectTest {
 
@@ -31,9 +32,6 @@ class CheckedAgainAfterReconnectTest {
                         () -> EvictingServerTest.readiness(app), r -> r.getStatus() == Status.UP);
                 redis.command("CONFIG", "SET", "maxmemory", "64mb");
                 redis.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
-                assertThat(EvictingServerTest.readiness(app).getStatus())
-                        .as("control: no reconnect yet, nothing checked again")
-                        .isEqualTo(Status.UP);
 
                 redis.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
 

@@ -6,17 +6,15 @@ import dev.padlock.LockLost;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
+import dev.padlock.cdi.leases.LeaseLossTest.Losses;
 import dev.padlock.contract.ReadinessContract;
 import dev.padlock.redisserver.RedisReplyException;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisServer;
 import dev.padlock.testing.ServerOptions;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -55,19 +53,6 @@ class EvictingServerTest {
 
         public void finish() {
             done.countDown();
-        }
-    }
-
-    @ApplicationScoped
-    public static class Losses {
-        private final List<LockLost> seen = new CopyOnWriteArrayList<>();
-
-        void record(@Observes LockLost loss) {
-            seen.add(loss);
-        }
-
-        public List<LockLost> seen() {
-            return seen;
         }
     }
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
+import dev.padlock.cdi.leases.LeaseLossTest.Losses;
 import dev.padlock.cdi.server.EvictingServerTest.Holder;
-import dev.padlock.cdi.server.EvictingServerTest.Losses;
 import dev.padlock.contract.ReadinessContract;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisServer;
