@@ -64,7 +64,8 @@ public final class ServerWatch {
         /** Whether the lock key {@code key} lives on this master (its cluster slot's, or the only one). */
         public boolean holds(String key) {
             MasterSlaveEntry entry = connections.getEntry(key);
-            return entry != null && address.equals(entry.getClient().getAddr());
+            RedisClient master = entry == null ? null : entry.getClient();
+            return master != null && address.equals(master.getAddr());
         }
 
         /** {@code host:port}, never a password. */
@@ -111,7 +112,9 @@ public final class ServerWatch {
             listener = connections.getServiceManager().getConnectionEventsHub().addListener(new Listener(watched));
         }
         for (MasterSlaveEntry entry : connections.getEntrySet()) {
-            ask(watched, entry.getClient().getAddr(), false);
+            if (entry.getClient() != null) {
+                ask(watched, entry.getClient().getAddr(), false);
+            }
         }
     }
 
