@@ -294,7 +294,8 @@ public final class ServerWatch {
                     System.Logger.Level.WARNING,
                     () -> "Redis at " + node.describe() + " restarted (its run_id changed): a server restarted without"
                             + " persistence has forgotten every lock it held; Padlock reports the locks held there as"
-                            + " lost.");
+                            + " lost (LockLost RESTART). Give it persistence (appendonly yes) or replicas if a restart"
+                            + " must not free locks; docs/reference/failover.md says what each topology keeps.");
             holders.restarted(node);
         }
     }
