@@ -50,9 +50,10 @@ public final class Acquisition {
     }
 
     /**
-     * A fenced lock, taken with the form that honours both the wait and the lease and returns the token in the
-     * same script: {@code lockAndGetToken(lease, unit)} ignores the lease, and {@code tryLockAndGetToken()} blocks
-     * rather than trying once. That form is public on Redisson's class only, not on {@code RFencedLock}.
+     * A fenced lock ({@link TimeFencedLock}, whose tokens never go backwards), taken with the form that honours both
+     * the wait and the lease and returns the token: {@code lockAndGetToken(lease, unit)} ignores the lease, and {@code
+     * tryLockAndGetToken()} blocks rather than trying once. That form is public on Redisson's class only, not on {@code
+     * RFencedLock}.
      *
      * @return the fencing token, or {@code null} when the lock was not free within {@code waitMillis}
      */

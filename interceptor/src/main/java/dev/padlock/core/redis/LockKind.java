@@ -54,8 +54,7 @@ public record LockKind(
             case FAIR -> new LockKind(RedissonClient::getFairLock, "FAIR", false, false, "", false, null, false);
             case SPIN -> new LockKind(RedissonClient::getSpinLock, "SPIN", false, false, "", true, null, true);
             case FENCED ->
-                new LockKind(
-                        RedissonClient::getFencedLock, "FENCED", true, false, "", true, "redisson_lock__channel", true);
+                new LockKind(TimeFencedLock::of, "FENCED", true, false, "", true, "redisson_lock__channel", true);
             case WRITE ->
                 new LockKind(
                         (client, key) -> client.getReadWriteLock(key).writeLock(),
