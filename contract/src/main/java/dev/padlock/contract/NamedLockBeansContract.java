@@ -74,7 +74,13 @@ public abstract class NamedLockBeansContract extends Scenario {
         assertThat(jobs.catalog().writeLock().getName()).isEqualTo("padlock:catalog");
 
         Long token = jobs.payments().tryLockAndGetToken(0, 10, TimeUnit.SECONDS);
-        assertThat(token).isPositive();
+        assertThat(token)
+                .as("minted from the server's clock (ms x 1024), as the tokens of @Locked calls")
+                .isGreaterThan((System.currentTimeMillis() - TimeUnit.MINUTES.toMillis(1)) * 1024);
+        jobs.payments().unlock();
+        Long next = jobs.payments().lockAndGetToken();
+        assertThat(next).as("the watchdog form's token").isGreaterThan(token);
+        assertThat(jobs.payments().getToken()).as("the key's last token").isEqualTo(next);
         jobs.payments().unlock();
         assertThat(padlockKeys()).doesNotContain("padlock:payments");
     }
