@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.padlock.LockLost;
 import dev.padlock.LockNotAcquiredException;
+import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
@@ -59,6 +60,11 @@ class ReplicaMissingRenewalsTest {
             return Uni.createFrom().item("entered");
         }
 
+        @Locked(value = "failover-fenced", key = "{0}", waitTime = "1s", type = LockType.FENCED)
+        public long enterFenced(String key) {
+            return 1;
+        }
+
         @Locked(value = "failover", key = "{0}", waitTime = "1s")
         public String enter(String key) {
             if (key.equals("k")) {
@@ -103,6 +109,14 @@ class ReplicaMissingRenewalsTest {
                 Waits.until(
                         () -> Long.valueOf(0).equals(sentinel.master().command("EXISTS", "padlock:failover:fresh")),
                         "the unconfirmed lock given back");
+                // A fenced acquisition runs Padlock's own script (TimeFencedLock): given back too.
+                assertThat(catchThrowable(() -> app.bean(Work.class).enterFenced("fresh")))
+                        .isInstanceOf(LockNotAcquiredException.class)
+                        .hasMessageContaining("padlock.redis.replica-timeout");
+                Waits.until(
+                        () -> Long.valueOf(0)
+                                .equals(sentinel.master().command("EXISTS", "padlock:failover-fenced:fresh")),
+                        "the unconfirmed fenced lock given back");
             }
             try (Deployment app = Deployment.start(config(sentinel, false), Work.class)) {
                 assertThat(app.bean(Work.class).enter("fresh"))
