@@ -84,9 +84,12 @@ public interface LockContext {
 
     /**
      * The fencing token of a {@link LockType#FENCED} lock: a number that strictly increases with each acquisition
-     * of that key, across holders, JVMs and restarts of this application (not across a Redis that lost its
-     * data). Hand it to the resource the lock protects so it can reject writes carrying a smaller token than one
-     * it has seen: that keeps a holder whose lease ran out (a long GC pause, a partition) from corrupting data.
+     * of that key, across holders, JVMs and restarts of this application, and across a failover or a restart of
+     * Redis that lost the last token: it is the larger of the key's last token plus one and the Redis server's clock
+     * in milliseconds &times; 1024 (about 1.8 &times; 10^15 in 2026). It can go back only where a server that lost
+     * the last token also has a clock behind the previous master's by more than the time between the two
+     * acquisitions. Hand it to the resource the lock protects so it can reject writes carrying a token not larger than
+     * one it has seen: that keeps a holder whose lease ran out (a long GC pause, a partition) from corrupting data.
      * With several keys, the token of the first ({@link #key()}).
      *
      * @throws IllegalStateException outside a locked call, or when the lock type is not {@code FENCED}

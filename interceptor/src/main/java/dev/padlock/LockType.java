@@ -42,9 +42,10 @@ public enum LockType {
      */
     SPIN,
     /**
-     * {@code RedissonClient.getFencedLock}: every acquisition gets a strictly increasing token, read inside the call
-     * with {@link LockContext#token()}. Redis keeps one token counter per key, without expiry: use it on a bounded
-     * set of keys. Queues locally.
+     * {@code RedissonClient.getFencedLock}'s lock: every acquisition gets a strictly increasing token, read inside the
+     * call with {@link LockContext#token()}, minted from the server's clock so that it also grows across a failover
+     * or a restart of Redis (see {@link LockContext#token()}). Redis keeps each key's last token, without expiry: use
+     * it on a bounded set of keys. Queues locally.
      */
     FENCED
 }
