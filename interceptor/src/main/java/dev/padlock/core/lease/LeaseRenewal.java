@@ -1,6 +1,5 @@
 package dev.padlock.core.lease;
 
-import dev.padlock.LockLost;
 import dev.padlock.core.PadlockThreads;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.events.LiveLocks;
@@ -54,23 +53,8 @@ public final class LeaseRenewal {
     /** The engine's clock ({@code EngineOptions.ticker}), which every deadline of its calls is read on. */
     private final LongSupplier ticker;
 
-    /** Which master restarted: its locks are reported lost when it is back ({@link #restarted}). */
-    private final ServerWatch servers = new ServerWatch(new ServerWatch.Holders() {
-        @Override
-        public void restarted(ServerWatch.Node node) {
-            LeaseRenewal.this.restarted(node);
-        }
-
-        @Override
-        public void clockJumped(ServerWatch.Node node, long nanos) {
-            LeaseRenewal.this.clockJumped(node, nanos);
-        }
-
-        @Override
-        public boolean anyHeld() {
-            return !held.isEmpty();
-        }
-    });
+    /** Which master restarted or had its clock jump: what that does to the locks held there is {@link ServerLosses}'. */
+    private final ServerWatch servers;
     /** Whether {@link #servers} watches the client: from the first lock held, once the client is surely there. */
     private volatile boolean serversWatched;
 
@@ -78,6 +62,8 @@ public final class LeaseRenewal {
         this.client = client;
         this.reportsAtDeadline = reportsAtDeadline;
         this.ticker = ticker;
+        this.servers = new ServerWatch(new ServerLosses(
+                held, ticker, call -> CallRenewer.nextAttention(call, watchdogLeaseOf(call)), this::wakeBy));
     }
 
     /**
@@ -130,55 +116,6 @@ public final class LeaseRenewal {
             serversWatched = true;
             servers.watch(redisson);
         }
-    }
-
-    /**
-     * A master came back as a new process: every lock held on it is lost (a server without persistence forgot it), said
-     * now and its turn passed on, so nothing is handed on from it. A call whose release began is left to its release,
-     * which finds the key gone itself.
-     */
-    private void restarted(ServerWatch.Node node) {
-        for (LockedCall call : held) {
-            if (call.isReleased() || call.isLapsing()) {
-                continue;
-            }
-            int count = call.takenCount();
-            for (int i = 0; i < count; i++) {
-                if (!call.isLost(i) && !call.sharesHold(i) && node.holds(call.locks[i].getName())) {
-                    LockLosses.lostWhileHeld(call, i, LockLost.Detection.RESTART, null);
-                }
-            }
-        }
-    }
-
-    /**
-     * A master's clock jumped forward by {@code nanos}: every lock held there expires that much earlier than its
-     * deadline says. The deadlines move earlier by as much; a lock whose deadline has passed is lost, said now; the
-     * others are renewed sooner.
-     */
-    private void clockJumped(ServerWatch.Node node, long nanos) {
-        long now = ticker.getAsLong();
-        long next = Long.MAX_VALUE;
-        for (LockedCall call : held) {
-            if (call.isReleased() || call.isLapsing()) {
-                continue;
-            }
-            int count = call.takenCount();
-            for (int i = 0; i < count; i++) {
-                if (call.isLost(i) || call.sharesHold(i) || !node.holds(call.locks[i].getName())) {
-                    continue;
-                }
-                long deadline = call.shortenDeadline(i, nanos);
-                if (deadline != 0 && now - deadline >= 0) {
-                    LockLosses.lostWhileHeld(call, i, LockLost.Detection.CLOCK_JUMP, null);
-                }
-            }
-            long attention = CallRenewer.nextAttention(call, watchdogLeaseOf(call));
-            if (attention - next < 0) {
-                next = attention;
-            }
-        }
-        wakeBy(next);
     }
 
     /** Stops watching and renewing the call's locks; they are about to be released. */
