@@ -1,5 +1,7 @@
 package dev.padlock.examples.fencing;
 
+import dev.padlock.fencing.JdbcFence;
+import dev.padlock.fencing.StaleTokenException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,19 +11,18 @@ import javax.sql.DataSource;
 
 /**
  * Stock levels in a SQL table that checks fencing tokens: each row remembers the highest token a write to it carried
- * ({@code fence}), and a write is accepted only with a higher one. A holder whose lock lapsed while it was paused
- * (a GC pause, a frozen VM) or cut off from Redis carries an older token than the holder that took the key after it,
- * so its late write changes nothing. The check is one condition in the {@code UPDATE} itself, so it needs no
- * transaction around a read: PostgreSQL, MySQL and H2 run the same statement.
- *
- * <p>The check is strict ({@code fence < token}): a token Redis issued twice (a failover to a replica that missed its
- * increment, see {@code docs/reference/failover.md}) can write a row once, never twice. The price: a holder writes a row once
- * per token, so put everything it changes in that row into one statement.
+ * ({@code fence}), and {@link JdbcFence} accepts a write only with a higher one. A holder whose lock lapsed while it was
+ * paused (a GC pause, a frozen VM) or cut off from Redis carries an older token than the holder that took the key after
+ * it, so its late write changes nothing and it hears so ({@link StaleTokenException}). The check is one condition in
+ * the {@code UPDATE} itself, so it needs no transaction around a read; the statement is standard SQL (run here on H2).
  */
 public final class StockTable {
 
-    /** The write of a holder of a {@code FENCED} lock: accepted only with a token higher than any before. */
-    static final String FENCED_UPDATE = "UPDATE stock SET qty = ?, fence = ? WHERE sku = ? AND fence < ?";
+    /**
+     * {@code UPDATE stock SET qty = ?, fence = ? WHERE sku = ? AND fence < ?}: strict, so a token writes a row once
+     * (why: {@link JdbcFence}).
+     */
+    static final JdbcFence FENCED_QTY = JdbcFence.on("stock", "sku", "fence").setting("qty");
 
     /** What a store without the check does, last writer wins: the control in {@code FencedStockTest}. */
     static final String UNCHECKED_UPDATE = "UPDATE stock SET qty = ?, fence = ? WHERE sku = ?";
@@ -44,7 +45,7 @@ public final class StockTable {
         return new StockTable(db, false);
     }
 
-    /** Creates the table ({@code fence} 0: no token seen yet; Redisson's tokens start at 1). */
+    /** Creates the table ({@code fence} 0: no token seen yet; Padlock's tokens start above 0). */
     public void create() throws SQLException {
         try (Connection c = db.getConnection();
                 Statement s = c.createStatement()) {
@@ -66,19 +67,22 @@ public final class StockTable {
     /**
      * Sets the quantity of {@code sku}, carrying the writer's fencing token ({@code LockContext.token()}).
      *
-     * @return {@code true} when written; {@code false} when the row has seen this token or a newer one, so the
-     *     writer's lock is no longer the newest: its caller must not act as if the write happened
+     * @throws StaleTokenException when the row has seen this token or a newer one: the writer's lock is no longer the
+     *     newest, nothing was written, and its caller must not act as if the write happened (never thrown by the
+     *     table {@link #withoutTokenCheck})
      */
-    public boolean write(String sku, int qty, long token) throws SQLException {
-        try (Connection c = db.getConnection();
-                PreparedStatement s = c.prepareStatement(checksTokens ? FENCED_UPDATE : UNCHECKED_UPDATE)) {
-            s.setInt(1, qty);
-            s.setLong(2, token);
-            s.setString(3, sku);
+    public void write(String sku, int qty, long token) throws SQLException {
+        try (Connection c = db.getConnection()) {
             if (checksTokens) {
-                s.setLong(4, token);
+                FENCED_QTY.update(c, sku, token, qty);
+                return;
             }
-            return s.executeUpdate() == 1;
+            try (PreparedStatement s = c.prepareStatement(UNCHECKED_UPDATE)) {
+                s.setInt(1, qty);
+                s.setLong(2, token);
+                s.setString(3, sku);
+                s.executeUpdate();
+            }
         }
     }
 

@@ -93,6 +93,15 @@ class FencedStockTest {
         assertThat(race.stale.written())
                 .as("the stale holder's write, token %d after %d", race.stale.token(), race.newer.token())
                 .isFalse();
+        assertThat(race.stale.refusal()).satisfies(refused -> {
+            assertThat(refused.getKey()).isEqualTo(sku);
+            assertThat(refused.getToken()).isEqualTo(race.stale.token());
+            assertThat(refused.getSeenToken()).isEqualTo(race.newer.token());
+            assertThat(refused)
+                    .hasMessageStartingWith("Stale fencing token " + race.stale.token() + " for key " + sku
+                            + " in table stock: the store has already accepted token " + race.newer.token())
+                    .hasMessageContaining("do not act as if it happened");
+        });
         assertThat(StockTable.checkingTokens(DB).quantity(sku)).isEqualTo(NEWER_COUNT);
         assertThat(race.losses)
                 .as("Padlock told the paused holder, when its lease ended")
