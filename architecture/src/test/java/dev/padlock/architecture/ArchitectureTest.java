@@ -57,6 +57,7 @@ class ArchitectureTest {
                         && main.contain("dev.padlock.testing.RedisServer")
                         && main.contain("dev.padlock.redisserver.ServerProcess")
                         && main.contain("dev.padlock.testkit.PadlockAssert")
+                        && main.contain("dev.padlock.fencing.JdbcFence")
                         && main.contain("dev.padlock.quarkus.deployment.PadlockProcessor")
                         && main.contain("dev.padlock.quarkus.runtime.internal.PadlockRecorder"))
                 .as("the main classes of every published module are imported")
