@@ -35,10 +35,11 @@ import java.util.regex.Pattern;
  * rows; it never inserts them, since standard SQL has no insert-or-update that every database runs atomically: the
  * application inserts each row once, with fence {@code 0}.
  *
- * <p><b>Why strictly less than.</b> A token writes a row once. Redis can issue a token twice (a failover to a replica
- * that had not yet received the counter's last increment), and with {@code <=} both holders of that token could write
- * the same row. The price: a holder changes a row with one {@code update} per token, so put everything it changes in
- * that row into one call.
+ * <p><b>Why strictly less than.</b> A token writes a row once. Should Redis ever hand one token to two holders
+ * (Redisson's own counter does after a failover to a replica that missed its last increment; Padlock's clock-minted
+ * tokens only where a server lost the last token and its clock went back), {@code <=} would let both write the same
+ * row. The price: a holder changes a row with one {@code update} per token, so put everything it changes in that row
+ * into one call.
  *
  * <p><b>Transactions.</b> The update runs on the caller's connection, in the caller's transaction: it neither commits
  * nor changes auto-commit. The condition is part of the {@code UPDATE}, so no read has to be kept consistent with it:

@@ -44,7 +44,7 @@ public final class StaleTokenException extends RuntimeException {
     private static String describe(String store, String key, long token, long seenToken) {
         String why = seenToken == token
                 ? "the store has already accepted this same token, and a token writes a key once (this holder wrote"
-                        + " it already, or Redis issued the token twice after a failover)"
+                        + " it already, or Redis handed the token out twice)"
                 : "the store has already accepted token " + seenToken + " from a newer holder: this writer's lock was"
                         + " taken over (its lease ran out while it was paused or cut off from Redis)";
         return "Stale fencing token " + token + " for key " + key + " in " + store + ": " + why + ". The write was not"
