@@ -41,6 +41,7 @@ class BomTest {
                 .contains(
                         "padlock-interceptor",
                         "padlock-extension",
+                        "padlock-fencing",
                         "padlock-quarkus",
                         "padlock-quarkus-deployment",
                         "padlock-redis-server",

@@ -1,10 +1,13 @@
 package dev.padlock.examples.fencing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.padlock.LockLost;
 import dev.padlock.cdi.PadlockExtension;
 import dev.padlock.examples.fencing.ShelfCount.Recorded;
+import dev.padlock.fencing.StaleTokenException;
+import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import io.smallrye.config.PropertiesConfigSource;
@@ -28,13 +31,17 @@ import org.jboss.weld.junit5.WeldInitiator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RedissonClient;
 
 /**
  * What a token-checking store adds to a {@code FENCED} lock (docs/reference/failover.md, last row). A holder counts a shelf and
  * pauses past its 1 s lease, as a GC pause would; a newer holder takes the key, counts and records; then the paused
  * holder resumes and records its stale count. Padlock tells the paused holder it lost the lock, but only a check in
  * the store can stop a write the holder is already making. With the check, the newer count stays; without it (the
- * control), the stale count overwrites it.
+ * control), the stale count overwrites it. And a Redis restarted without its data does not lock the store against the
+ * next holder, as Redisson's own token counter would.
  */
 @ExtendWith(RedisExtension.class)
 class FencedStockTest {
@@ -133,6 +140,88 @@ class FencedStockTest {
      */
     private static Race race(RedisServer redis, Class<?> store, String sku) throws Exception {
         redis.flushAll();
+        return withApp(redis, store, app -> {
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                ShelfCount shelf = app.select(ShelfCount.class).get();
+                CountDownLatch staleCounting = new CountDownLatch(1);
+                CountDownLatch newerRecorded = new CountDownLatch(1);
+
+                CompletableFuture<Recorded> stale = CompletableFuture.supplyAsync(
+                        () -> call(() -> shelf.record(sku, () -> {
+                            staleCounting.countDown();
+                            await(newerRecorded); // paused: well past its 1 s lease
+                            return STALE_COUNT;
+                        })),
+                        threads);
+                assertThat(staleCounting.await(30, TimeUnit.SECONDS)).isTrue();
+                Recorded newer = CompletableFuture.supplyAsync(
+                                () -> call(() -> shelf.record(sku, () -> NEWER_COUNT)), threads)
+                        .get(30, TimeUnit.SECONDS);
+                newerRecorded.countDown();
+                return new Race(
+                        stale.get(30, TimeUnit.SECONDS),
+                        newer,
+                        app.select(Losses.class).get().seen());
+            } finally {
+                threads.shutdownNow();
+            }
+        });
+    }
+
+    /**
+     * A Redis restarted without its data between two holders: the next holder's token is still larger than every
+     * token before (Padlock mints tokens from the server's clock), so the store takes its count. The control is
+     * Redisson's own fenced lock on the same server, whose counter starts again at 1: the same store refuses that
+     * holder, and would refuse every later one until someone raised the counter by hand.
+     */
+    @Test
+    void aRedisRestartedWithoutItsDataLeavesTheStoreOpenToTheNextHolder() throws Exception {
+        String sku = "sku-restart";
+        String controlSku = "sku-restart-control";
+        StockTable stock = StockTable.checkingTokens(DB);
+        stock.add(sku, 0);
+        stock.add(controlSku, 0);
+        try (RedisServer redis = Redis.startServer()) {
+            RedissonClient raw = rawClient(redis);
+            try {
+                withApp(redis, CheckingStore.class, app -> {
+                    ShelfCount shelf = app.select(ShelfCount.class).get();
+                    Recorded before = shelf.record(sku, () -> 5);
+                    stock.write(controlSku, 5, redissonToken(raw));
+                    long controlBefore = redissonToken(raw);
+                    stock.write(controlSku, 6, controlBefore);
+
+                    redis.restart();
+
+                    Recorded after = afterReconnect(() -> shelf.record(sku, () -> 8));
+                    assertThat(after.written())
+                            .as("the next holder's count, token %d after %d", after.token(), before.token())
+                            .isTrue();
+                    assertThat(stock.quantity(sku)).isEqualTo(8);
+
+                    long controlAfter = redissonToken(raw);
+                    assertThat(controlAfter)
+                            .as("the control: Redisson's counter started again")
+                            .isEqualTo(1L);
+                    assertThatThrownBy(() -> stock.write(controlSku, 9, controlAfter))
+                            .as("the store refuses the control's next holder: stuck")
+                            .isInstanceOf(StaleTokenException.class);
+                    assertThat(stock.quantity(controlSku)).isEqualTo(6);
+                    return null;
+                });
+            } finally {
+                raw.shutdown();
+            }
+        }
+    }
+
+    private interface InApp<T> {
+        T run(WeldContainer app) throws Exception;
+    }
+
+    /** Runs {@code body} in the example's application on {@code redis}, with {@code store} as its table. */
+    private static <T> T withApp(RedisServer redis, Class<?> store, InApp<T> body) throws Exception {
         Config config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(Map.of("padlock.redis.address", redis.uri()), "test", 500))
                 .build();
@@ -140,40 +229,50 @@ class FencedStockTest {
         ConfigProviderResolver resolver = ConfigProviderResolver.instance();
         resolver.releaseConfig(resolver.getConfig(loader));
         resolver.registerConfig(config, loader);
-        ExecutorService threads = Executors.newFixedThreadPool(2);
         WeldContainer app = null;
         try {
             app = WeldInitiator.createWeld()
                     .addExtension(new PadlockExtension())
                     .addBeanClasses(ShelfCount.class, Losses.class, store)
                     .initialize();
-            ShelfCount shelf = app.select(ShelfCount.class).get();
-            CountDownLatch staleCounting = new CountDownLatch(1);
-            CountDownLatch newerRecorded = new CountDownLatch(1);
-
-            CompletableFuture<Recorded> stale = CompletableFuture.supplyAsync(
-                    () -> call(() -> shelf.record(sku, () -> {
-                        staleCounting.countDown();
-                        await(newerRecorded); // paused: well past its 1 s lease
-                        return STALE_COUNT;
-                    })),
-                    threads);
-            assertThat(staleCounting.await(30, TimeUnit.SECONDS)).isTrue();
-            Recorded newer = CompletableFuture.supplyAsync(
-                            () -> call(() -> shelf.record(sku, () -> NEWER_COUNT)), threads)
-                    .get(30, TimeUnit.SECONDS);
-            newerRecorded.countDown();
-            return new Race(
-                    stale.get(30, TimeUnit.SECONDS),
-                    newer,
-                    app.select(Losses.class).get().seen());
+            return body.run(app);
         } finally {
             if (app != null) {
                 app.shutdown();
             }
-            threads.shutdownNow();
             resolver.releaseConfig(config);
         }
+    }
+
+    /** Retried while Redisson still holds a connection the restart closed. */
+    private static <T> T afterReconnect(Call<T> call) throws Exception {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try {
+                return call.run();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - giveUp > 0) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static RedissonClient rawClient(RedisServer redis) {
+        org.redisson.config.Config config = new org.redisson.config.Config();
+        config.useSingleServer().setAddress(redis.uri());
+        return Redisson.create(config);
+    }
+
+    /** A token of Redisson's own fenced lock (its per-key counter), taken and released at once. */
+    private static long redissonToken(RedissonClient raw) throws Exception {
+        return afterReconnect(() -> {
+            RFencedLock lock = raw.getFencedLock("stock-control");
+            Long token = lock.tryLockAndGetToken(5, 10, TimeUnit.SECONDS);
+            lock.unlock();
+            return token;
+        });
     }
 
     private interface Call<T> {
