@@ -38,4 +38,28 @@ public final class Waits {
             throw new IllegalStateException(e);
         }
     }
+
+    /** A call that may throw, as {@link #retried} takes it. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * {@code call}'s result, retried every 100 ms while it throws, for at most 30 s: for the first calls after a
+     * server restarted or failed over, while Redisson still holds connections to the old process or master.
+     */
+    public static <T> T retried(Call<T> call) throws Exception {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return call.run();
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - giveUp > 0) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
 }

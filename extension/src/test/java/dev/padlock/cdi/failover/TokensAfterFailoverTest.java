@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RFencedLock;
@@ -91,8 +90,8 @@ class TokensAfterFailoverTest {
                 Promotions.awaitSentinelPromotion(sentinel, oldPort);
             }
 
-            long after = retried(ledger::token);
-            long rawAfter = retried(ledger::rawToken);
+            long after = Waits.retried(ledger::token);
+            long rawAfter = Waits.retried(ledger::rawToken);
             System.out.printf(
                     "TokensAfterFailoverTest: Padlock's tokens %d, %d (missed), then %d; Redisson's %d, %d (missed),"
                             + " then %d%n",
@@ -105,21 +104,6 @@ class TokensAfterFailoverTest {
             assertThat(rawAfter)
                     .as("the control: Redisson's counter on the promoted replica issues the missed token again")
                     .isLessThanOrEqualTo(rawMissed);
-        }
-    }
-
-    /** Redisson finds the promoted master when the sentinels tell it: calls may fail until then. */
-    private static long retried(LongSupplier call) throws InterruptedException {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try {
-                return call.getAsLong();
-            } catch (RuntimeException e) {
-                if (System.nanoTime() - giveUp > 0) {
-                    throw e;
-                }
-                Thread.sleep(200);
-            }
         }
     }
 
