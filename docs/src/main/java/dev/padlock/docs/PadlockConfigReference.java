@@ -239,5 +239,16 @@ public interface PadlockConfigReference {
          */
         @ConfigDocDefault("the annotation's, else none")
         Optional<String> holdAtLeast();
+
+        /**
+         * How much longer than its lease this lock's key lives in Redis: each acquisition and renewal sets the key's
+         * expiry to the lease plus this, while the holder's own deadline (and its {@code LockLost}) stays at the lease.
+         * A holder that vanished without releasing (a crashed or killed JVM, a long pause, a network cut) then blocks
+         * the key this much longer, so its last writes can drain before the next holder starts; a holder that
+         * releases frees the key at once, and a hold-at-least ends at its time. {@code @Locked} methods and code run
+         * through {@code Locks}; not named lock beans.
+         */
+        @ConfigDocDefault("0 (none)")
+        Optional<String> lockDelay();
     }
 }

@@ -24,6 +24,8 @@ import java.util.function.LongSupplier;
  *     HandOff}); false in watchdog mode, where they are renewed while held
  * @param ticker the engine's monotonic clock in nanoseconds ({@code EngineOptions.ticker}), which the call's times
  *     are read on
+ * @param lockDelayMillis how much longer than the lease each key lives in Redis ({@code lock-delay}): added to every
+ *     expiry the call sends (acquisition, renewal, extension), never to its deadlines; 0: none
  */
 public record CallFacts(
         String method,
@@ -35,7 +37,13 @@ public record CallFacts(
         LockKind kind,
         long holdAtLeastMillis,
         boolean hasFixedLease,
-        LongSupplier ticker) {
+        LongSupplier ticker,
+        long lockDelayMillis) {
+
+    /** The expiry in Redis for a lease of {@code leaseMillis}: the lease plus the lock-delay. */
+    public long expiryMillis(long leaseMillis) {
+        return leaseMillis + lockDelayMillis;
+    }
 
     /** Whether the two calls run in the same engine, and so may share a hold of a key (see {@link LockedCall}). */
     boolean sameEngineAs(CallFacts other) {

@@ -92,6 +92,11 @@ public final class ConfigKeys {
     public static final String LOCK_HAND_OFF_BUDGET = "hand-off-budget";
     /** The least time a lock stays held from its acquisition (run-once jobs); per lock only. */
     public static final String LOCK_HOLD_AT_LEAST = "hold-at-least";
+    /**
+     * How much longer than its lease a lock's key lives in Redis, so that a holder that vanished without releasing
+     * keeps the key blocked while its last writes drain; per lock only.
+     */
+    public static final String LOCK_DELAY = "lock-delay";
 
     private ConfigKeys() {}
 

@@ -124,7 +124,9 @@ final class CallRenewer {
         long sent = call.facts.ticker().getAsLong();
         CompletionStage<RenewalAnswer> renewal;
         try {
-            renewal = call.facts.kind().renewReadingTime(redisson, lock, call.ownerOf(index), lease);
+            renewal = call.facts
+                    .kind()
+                    .renewReadingTime(redisson, lock, call.ownerOf(index), call.facts.expiryMillis(lease));
         } catch (Throwable e) {
             // counted as in flight above: a release waits for its answer, so it must get one
             renewal = CompletableFuture.failedFuture(e);

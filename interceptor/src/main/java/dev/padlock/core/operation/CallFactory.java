@@ -60,7 +60,8 @@ final class CallFactory {
                 kind,
                 plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0,
                 !plan.settings().usesWatchdog() && plan.settings().leaseTime().toMillis() > 0,
-                services.ticker());
+                services.ticker(),
+                plan.settings().lockDelay().toMillis());
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;

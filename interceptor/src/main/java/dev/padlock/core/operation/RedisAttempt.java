@@ -34,20 +34,24 @@ final class RedisAttempt {
 
     private RedisAttempt() {}
 
-    /** Asks Redis for lock {@code index} of {@code call} within {@code wait} ms under {@code lease} ms. */
+    /**
+     * Asks Redis for lock {@code index} of {@code call} within {@code wait} ms under {@code lease} ms: the key expires
+     * after the lease plus the lock's lock-delay, its deadline is timed from the lease.
+     */
     static void ask(AcquisitionRules rules, LockedCall call, int index, long wait, long lease, Answers answers) {
         RLock lock = call.locks[index];
         CompletableFuture<Boolean> attempt;
         long sent = rules.ticker().getAsLong();
+        long expiry = call.facts.expiryMillis(lease);
         try {
             attempt = rules.fenced()
-                    ? rules.commands().tryFenced(lock, wait, lease, call.owner).thenApply(token -> {
+                    ? rules.commands().tryFenced(lock, wait, expiry, call.owner).thenApply(token -> {
                         if (token != null) {
                             call.recordToken(index, token);
                         }
                         return token != null;
                     })
-                    : rules.commands().tryLock(lock, wait, lease, call.owner);
+                    : rules.commands().tryLock(lock, wait, expiry, call.owner);
         } catch (Throwable e) {
             // e.g. the client shut down under the call (an Error too): nothing may stay held or registered for renewal
             answers.failed(e);
@@ -98,7 +102,7 @@ final class RedisAttempt {
         CompletableFuture<Boolean> confirmation;
         try {
             confirmation = rules.kind()
-                    .renew(rules.client().getNow(), lock, call.owner, lease)
+                    .renew(rules.client().getNow(), lock, call.owner, call.facts.expiryMillis(lease))
                     .toCompletableFuture();
         } catch (Throwable e) {
             // an Error too: the lock is granted, so it goes the way of an unconfirmed one (released below)

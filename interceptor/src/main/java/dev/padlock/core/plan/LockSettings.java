@@ -19,6 +19,10 @@ import java.time.Duration;
  *     completes
  * @param holdAtLeast the least time the lock stays held from its acquisition: a call that ends sooner leaves its key
  *     to expire then instead of unlocking it ({@code Locked.holdAtLeast}); {@code null}: none
+ * @param lockDelay how much longer than the lease the key lives in Redis ({@code padlock.locks."<name>".lock-delay}):
+ *     each acquisition and renewal sets the key's expiry to the lease plus this, while the holder's own deadline stays
+ *     at the lease, so a holder that vanished (crashed, paused, cut off) blocks the key this much longer than its lease
+ *     while its last writes drain; a release deletes the key at once. {@link Duration#ZERO}: none
  */
 public record LockSettings(
         LockType type,
@@ -29,11 +33,12 @@ public record LockSettings(
         int handOffLimit,
         Duration handOffBudget,
         ReleasePolicy release,
-        Duration holdAtLeast) {
+        Duration holdAtLeast,
+        Duration lockDelay) {
 
     /**
      * With the default hand-off bounds ({@link GlobalDefaults#DEFAULT_HAND_OFF_LIMIT} and budget), released after the
-     * caller's transaction, with no hold-at-least.
+     * caller's transaction, with no hold-at-least and no lock-delay.
      */
     public LockSettings(
             LockType type, Duration waitTime, Duration leaseTime, OnFailure onFailure, LeaseLossPolicy onLeaseLost) {
@@ -46,7 +51,8 @@ public record LockSettings(
                 GlobalDefaults.DEFAULT_HAND_OFF_LIMIT,
                 GlobalDefaults.DEFAULT_HAND_OFF_BUDGET,
                 ReleasePolicy.AFTER_TRANSACTION,
-                null);
+                null,
+                Duration.ZERO);
     }
 
     public boolean usesWatchdog() {

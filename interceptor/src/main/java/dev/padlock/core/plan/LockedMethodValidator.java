@@ -123,7 +123,8 @@ public final class LockedMethodValidator {
                     resolveHandOffLimit(),
                     resolveHandOffBudget(),
                     resolveRelease(),
-                    resolveHoldAtLeast());
+                    resolveHoldAtLeast(),
+                    resolveLockDelay());
             ReturnKind returnKind = ReturnKind.checked(method, problems);
             SettingCombinations combinations = new SettingCombinations(method, name, global, config, problems);
             combinations.checkSkipOnPrimitive(settings.onFailure(), returnKind);
@@ -220,6 +221,14 @@ public final class LockedMethodValidator {
                             ? null
                             : atLeast.apply(
                                     SettingCombinations.holdAtLeastSubject(config, name, method), spec.holdAtLeast()));
+        }
+
+        /** Per lock only; {@link Duration#ZERO} when not set. */
+        private Duration resolveLockDelay() {
+            return perLock(
+                    ConfigKeys.LOCK_DELAY,
+                    (subject, text) -> SettingValues.duration(subject, text, Duration.ZERO, null, problems),
+                    () -> Duration.ZERO);
         }
 
         private Duration resolveHandOffBudget() {

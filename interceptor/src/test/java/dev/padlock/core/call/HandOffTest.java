@@ -33,7 +33,8 @@ class HandOffTest {
                 limit,
                 budget,
                 ReleasePolicy.AFTER_TRANSACTION,
-                null);
+                null,
+                Duration.ZERO);
         return HandOff.of(settings, LockKind.of(type).handsOff(), -1, () -> LEASE_MS);
     }
 

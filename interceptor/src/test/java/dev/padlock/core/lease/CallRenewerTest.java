@@ -147,7 +147,7 @@ class CallRenewerTest {
     /** A call of two locks that holds no Redisson lock object: nothing here sends anything. */
     private static LockedCall call(boolean hasFixedLease) {
         CallFacts facts = new CallFacts(
-                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, hasFixedLease, System::nanoTime);
+                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, hasFixedLease, System::nanoTime, 0);
         return new LockedCall(facts, new RLock[2], 1, false, null, null, null, List.of());
     }
 }

@@ -494,6 +494,23 @@ class LockedMethodValidatorTest {
     }
 
     @Test
+    void aLockDelayIsSetPerLockOnlyAndNamesABadValue() {
+        assertThat(validate("configured").plan().settings().lockDelay()).isZero();
+        config.put("padlock.locks.\"stock\".lock-delay", "5s");
+        assertThat(validate("configured").plan().settings().lockDelay()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(validate("fine").plan().settings().lockDelay())
+                .as("another lock")
+                .isZero();
+
+        config.put("padlock.locks.\"stock\".lock-delay", "-5s");
+        assertThat(problems("configured"))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid padlock.locks.\"stock\".lock-delay (lock of ")
+                .contains("'-5s' is not a duration; use 0, 250ms, 5s");
+    }
+
+    @Test
     void releaseIsAfterTheTransactionUnlessGlobalOrPerLockConfigSaysOnReturn() {
         assertThat(validate("fine").plan().settings().release()).isEqualTo(ReleasePolicy.AFTER_TRANSACTION);
         config.put("padlock.release", "on-return");

@@ -90,6 +90,8 @@ class PadlockDevUIProcessor {
         row.put("release", EnumSetting.spelled(settings.release()));
         // The least time a call's keys stay held from its acquisition (run-once jobs); "-" when released at the end.
         row.put("hold at least", settings.holdsAtLeast() ? DurationText.format(settings.holdAtLeast()) : "-");
+        // How much longer than the lease a key lives in Redis when its holder vanishes; "-" when not at all.
+        row.put("lock delay", settings.lockDelay().isZero() ? "-" : DurationText.format(settings.lockDelay()));
         return row;
     }
 }

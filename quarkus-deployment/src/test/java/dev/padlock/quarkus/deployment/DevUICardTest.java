@@ -53,7 +53,8 @@ class DevUICardTest {
                                 "lease", "30s",
                                 "on failure", "THROW",
                                 "release", "after-transaction",
-                                "hold at least", "-"),
+                                "hold at least", "-",
+                                "lock delay", "-"),
                         Map.of(
                                 "method", Shop.class.getName() + "#settle()",
                                 "lock", Shop.class.getName() + "#settle",
@@ -63,7 +64,8 @@ class DevUICardTest {
                                 "lease", "watchdog",
                                 "on failure", "THROW",
                                 "release", "after-transaction",
-                                "hold at least", "1s")));
+                                "hold at least", "1s",
+                                "lock delay", "15s")));
         assertThat(card.getBuildTimeData()
                         .get(PadlockDevUIProcessor.NAMED_LOCKS)
                         .getContent())
@@ -72,7 +74,8 @@ class DevUICardTest {
     }
 
     private static LockedMethodBuildItem item(Method method) {
-        ConfigView config = ConfigView.of(Map.of());
+        ConfigView config =
+                ConfigView.of(Map.of("padlock.locks.\"" + Shop.class.getName() + "#settle\".lock-delay", "15s"));
         LockedMethodValidator validator =
                 new LockedMethodValidator(GlobalDefaults.read(config, new Problems()), config);
         LockedSpec spec = LockedSpec.of(method.getAnnotation(Locked.class));
