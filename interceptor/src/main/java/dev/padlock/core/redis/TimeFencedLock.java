@@ -107,7 +107,7 @@ public final class TimeFencedLock extends RedissonFencedLock {
                 } else {
                     scheduleExpirationRenewal(owner);
                 }
-                token.complete(answer.get(1));
+                handOver(token, answer.get(1), owner);
             } else if (waitTime == 0) {
                 token.complete(null);
             } else {
@@ -136,7 +136,7 @@ public final class TimeFencedLock extends RedissonFencedLock {
         taken.thenCompose(held -> held ? mint(lease, owner, "held") : CompletableFuture.completedFuture(null))
                 .whenComplete((answer, failure) -> {
                     if (answer != null && answer.get(0) == TAKEN) {
-                        token.complete(answer.get(1));
+                        handOver(token, answer.get(1), owner);
                         return;
                     }
                     if (answer != null || failure != null) {
@@ -149,6 +149,13 @@ public final class TimeFencedLock extends RedissonFencedLock {
                         token.complete(null);
                     }
                 });
+    }
+
+    /** Gives the caller its token; a caller that cancelled meanwhile gets nothing, and the lock is given back. */
+    private void handOver(CompletableFuture<Long> token, long value, long owner) {
+        if (!token.complete(value)) {
+            unlockAsync(owner);
+        }
     }
 
     /** One run of {@link #MINT}, confirmed by the replicas as Redisson confirms its own lock scripts. */
