@@ -8,6 +8,7 @@ import dev.padlock.LockNotAcquiredException;
 import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
+import dev.padlock.core.redis.TimeFencedLock;
 import dev.padlock.testing.RedisExtension;
 import dev.padlock.testing.RedisServer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +26,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * {@code LockContext} inside a locked call, and fencing tokens: taken with the Redisson form that honours the
@@ -194,6 +198,39 @@ class FencingTokenTest {
             } finally {
                 holder.shutdownNow();
             }
+        }
+    }
+
+    /**
+     * A {@code @Named RFencedLock} bean is Padlock's fenced lock, used as Redisson's: its caller's units hold for a wait
+     * in Redis too (one second, not a thousand), and the caller that waited gets a token larger than the holder's.
+     */
+    @Test
+    void aFencedLockWaitedForInSecondsWaitsThatLongAndThenGetsALargerToken(RedisServer redis) throws Exception {
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri());
+        RedissonClient raw = Redisson.create(config);
+        ExecutorService holder = Executors.newSingleThreadExecutor();
+        try {
+            RFencedLock held = (RFencedLock) TimeFencedLock.of(raw, "fenced-units");
+            long holders = holder.submit(() -> held.tryLockAndGetToken(0, 30, TimeUnit.SECONDS))
+                    .get(10, TimeUnit.SECONDS);
+            RFencedLock waiter = (RFencedLock) TimeFencedLock.of(raw, "fenced-units");
+
+            assertThat(CompletableFuture.supplyAsync(() -> waiter.tryLockAndGetToken(1, 10, TimeUnit.SECONDS))
+                            .get(10, TimeUnit.SECONDS))
+                    .as("not free within the 1 s wait")
+                    .isNull();
+
+            CompletableFuture<Long> waiting =
+                    CompletableFuture.supplyAsync(() -> waiter.tryLockAndGetToken(20, 10, TimeUnit.SECONDS));
+            holder.submit(held::unlock).get(10, TimeUnit.SECONDS);
+            assertThat(waiting.get(10, TimeUnit.SECONDS))
+                    .as("the token of a caller that waited in Redis, after the holder's %d", holders)
+                    .isGreaterThan(holders);
+        } finally {
+            holder.shutdownNow();
+            raw.shutdown();
         }
     }
 

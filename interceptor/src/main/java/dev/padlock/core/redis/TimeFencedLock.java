@@ -114,7 +114,7 @@ public final class TimeFencedLock extends RedissonFencedLock {
                 long left = waitTime < 0
                         ? Long.MAX_VALUE
                         : units.toMillis(waitTime) - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-                waitThenMint(left, leaseTime, units, lease, owner, token);
+                waitThenMint(left, leaseTime, lease, owner, token);
             }
         });
         return new CompletableFutureWrapper<>(token);
@@ -124,15 +124,16 @@ public final class TimeFencedLock extends RedissonFencedLock {
      * Waits up to {@code waitMillis} ({@link Long#MAX_VALUE}: without end) for the lock with Redisson's loop, then
      * mints.
      */
-    private void waitThenMint(
-            long waitMillis, long leaseTime, TimeUnit units, long lease, long owner, CompletableFuture<Long> token) {
+    private void waitThenMint(long waitMillis, long leaseTime, long lease, long owner, CompletableFuture<Long> token) {
         if (waitMillis <= 0) {
             token.complete(null);
             return;
         }
+        // Redisson reads the wait and the lease in one unit: both in ms here (-1 keeps the watchdog)
+        long leaseArg = leaseTime > 0 ? lease : -1;
         CompletionStage<Boolean> taken = waitMillis == Long.MAX_VALUE
-                ? lockAsync(leaseTime, units, owner).thenApply(done -> true)
-                : tryLockAsync(waitMillis, leaseTime, units, owner);
+                ? lockAsync(leaseArg, TimeUnit.MILLISECONDS, owner).thenApply(done -> true)
+                : tryLockAsync(waitMillis, leaseArg, TimeUnit.MILLISECONDS, owner);
         taken.thenCompose(held -> held ? mint(lease, owner, "held") : CompletableFuture.completedFuture(null))
                 .whenComplete((answer, failure) -> {
                     if (answer != null && answer.get(0) == TAKEN) {
