@@ -134,7 +134,8 @@ class DevModeTest {
                                 "lease", "watchdog",
                                 "on failure", "THROW",
                                 "release", "after-transaction",
-                                "hold at least", "-"),
+                                "hold at least", "-",
+                                "lock delay", "-"),
                         Map.of(
                                 "method", "dev.padlock.examples.inventory.Inventory#nightlyReport()",
                                 "lock", "nightly-report",
@@ -144,7 +145,8 @@ class DevModeTest {
                                 "lease", "watchdog",
                                 "on failure", "SKIP",
                                 "release", "after-transaction",
-                                "hold at least", "-"),
+                                "hold at least", "-",
+                                "lock delay", "-"),
                         Map.of(
                                 "method",
                                         "dev.padlock.examples.inventory.StockSnapshotJob#snapshot(ScheduledExecution)",
@@ -155,7 +157,8 @@ class DevModeTest {
                                 "lease", "watchdog",
                                 "on failure", "SKIP",
                                 "release", "after-transaction",
-                                "hold at least", "30s"));
+                                "hold at least", "30s",
+                                "lock delay", "-"));
         assertThat(methods)
                 .filteredOn(row -> row.get("method").startsWith("dev.padlock.examples.inventory.Inventory#transfer("))
                 .singleElement()
