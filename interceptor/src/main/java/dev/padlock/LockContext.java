@@ -56,6 +56,22 @@ public interface LockContext {
     Duration remaining();
 
     /**
+     * {@link #remaining()} in whole seconds, rounded down but at least 1, for a timeout an I/O call takes in seconds;
+     * JDBC's, where 0 would mean no timeout at all:
+     *
+     * <pre>{@code
+     * statement.setQueryTimeout(lock.remainingSeconds()); // the database gives up before the lock can
+     * }</pre>
+     *
+     * For a timeout taken as a {@code Duration}, hand on {@link #remaining()} after {@link #checkHeld()}, e.g. {@code
+     * HttpRequest.newBuilder(uri).timeout(lock.remaining())}. With the watchdog, renewals keep moving the time left
+     * forward, so this is at most the lease: an I/O call that may rightly take longer needs a longer lease.
+     *
+     * @throws LockLostException when a lock was lost or its deadline passed, as {@link #checkHeld()}
+     */
+    int remainingSeconds();
+
+    /**
      * Whether every lock of the call is still held as far as this JVM can tell: none was found lost and none has
      * passed its deadline (see {@link #remaining()}). Redis may know better only in one direction: a lock this says is
      * held can still have been lost to a Redis that failed over or restarted without persistence.
@@ -81,6 +97,38 @@ public interface LockContext {
      * @throws LockLostException naming the lock that was lost, or whose deadline passed
      */
     void checkHeld();
+
+    /**
+     * Runs {@code action} on a Padlock thread if one of the call's locks is found lost while the call runs, until the
+     * returned registration is closed: the way to stop I/O that an interrupt does not reach, such as a JDBC statement
+     * waiting for its database. Whatever {@code on-lease-lost} says; with {@code interrupt} the body's thread is
+     * interrupted as well. Closing the registration waits for an action under way, so the action never runs after it.
+     *
+     * <pre>{@code
+     * try (PreparedStatement update = connection.prepareStatement(sql);
+     *         LockContext.LossRegistration stop = lock.onLoss(update::cancel)) {
+     *     update.setQueryTimeout(lock.remainingSeconds());
+     *     update.executeUpdate(); // ends with an SQLException when the lock is lost meanwhile
+     * }
+     * }</pre>
+     *
+     * An action that throws is logged; the others still run. Nothing runs after the call ended.
+     *
+     * @throws LockLostException when a lock was lost already (the action is not kept: do not start the I/O)
+     */
+    LossRegistration onLoss(LossAction action);
+
+    /** What {@link #onLoss} runs when a lock is lost: e.g. {@code statement::cancel}. */
+    @FunctionalInterface
+    interface LossAction {
+        void stop() throws Exception;
+    }
+
+    /** An action given to {@link #onLoss}; closing it removes the action (waiting for it if it is running). */
+    interface LossRegistration extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     /**
      * The fencing token of a {@link LockType#FENCED} lock: a number that strictly increases with each acquisition

@@ -26,6 +26,8 @@ import java.util.function.LongSupplier;
  *     are read on
  * @param lockDelayMillis how much longer than the lease each key lives in Redis ({@code lock-delay}): added to every
  *     expiry the call sends (acquisition, renewal, extension), never to its deadlines; 0: none
+ * @param interruptsOnLoss whether a loss found while the call runs stops its work ({@code on-lease-lost=interrupt}):
+ *     its body's thread is interrupted and its result cancelled (see {@link WorkStopper})
  */
 public record CallFacts(
         String method,
@@ -38,7 +40,8 @@ public record CallFacts(
         long holdAtLeastMillis,
         boolean hasFixedLease,
         LongSupplier ticker,
-        long lockDelayMillis) {
+        long lockDelayMillis,
+        boolean interruptsOnLoss) {
 
     /** The expiry in Redis for a lease of {@code leaseMillis}: the lease plus the lock-delay. */
     public long expiryMillis(long leaseMillis) {

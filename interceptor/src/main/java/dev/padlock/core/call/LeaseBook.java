@@ -97,8 +97,14 @@ public abstract class LeaseBook extends LeaseDeadlines {
             return false;
         }
         phase = next;
+        if (next == CallPhase.RELEASING || next == CallPhase.LAPSING || next == CallPhase.DEFERRED) {
+            workEnded();
+        }
         return true;
     }
+
+    /** The call's work ended: its release or lapse began, or its release was deferred. Called under this. */
+    void workEnded() {}
 
     /** Whether the call's release has begun: nothing is renewed or reported for it any more. Not synchronized. */
     public final boolean isReleased() {

@@ -54,6 +54,12 @@ public final class LockedCall extends TakenLocks implements SharedHolds.Host {
     private LockedCall enclosing;
 
     /**
+     * What stops the call's work at a loss: made with the call when its policy interrupts, else when its body first
+     * gives {@link LockContext#onLoss} an action; {@code null} until then, the common case.
+     */
+    private volatile WorkStopper stopper;
+
+    /**
      * @param innermost the call whose body runs on this thread ({@link ThreadCalls#current()}), or {@code null}: this
      *     call shares the holds it and the calls it is nested in have of this call's keys
      * @param keptForScope the calls that ended inside what this call ends inside (the caller's transaction) and keep
@@ -75,6 +81,31 @@ public final class LockedCall extends TakenLocks implements SharedHolds.Host {
         this.owner = owner;
         this.turns = new CallTurns(this, locks, owner, turns, handOff);
         this.hosts = SharedHolds.of(this, locks, innermost, keptForScope);
+        this.stopper = facts.interruptsOnLoss() ? new WorkStopper(true) : null;
+    }
+
+    /** What stops the call's work at a loss, or {@code null} when nothing would be stopped. */
+    public WorkStopper stopper() {
+        return stopper;
+    }
+
+    /** The call's {@link #stopper}, made now if it had none, for an action its body gives {@link LockContext#onLoss}. */
+    public synchronized WorkStopper stopperForActions() {
+        if (stopper == null) {
+            stopper = new WorkStopper(false);
+            if (phase() != CallPhase.RUNNING) {
+                stopper.end();
+            }
+        }
+        return stopper;
+    }
+
+    @Override
+    void workEnded() {
+        WorkStopper s = stopper;
+        if (s != null) {
+            s.end();
+        }
     }
 
     @Override

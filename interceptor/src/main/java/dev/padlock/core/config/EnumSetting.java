@@ -21,7 +21,8 @@ public final class EnumSetting<E extends Enum<E>> {
             LeaseLossPolicy.class,
             "a policy for a lost lock",
             " (warn reports a lost lock: event, WARN log, metric; throw also throws LockLostException after the"
-                    + " method)");
+                    + " method; interrupt also stops the method's work at the loss: its thread interrupted, its"
+                    + " stage, Uni or stream cancelled)");
 
     public static final EnumSetting<ReleasePolicy> RELEASE_POLICY = new EnumSetting<>(
             ReleasePolicy.class,

@@ -6,11 +6,14 @@ import dev.padlock.LockLostException;
 import dev.padlock.LockType;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.call.ThreadCalls;
+import dev.padlock.core.call.WorkStopper;
 import dev.padlock.core.lease.LockLosses;
 import jakarta.enterprise.context.Dependent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** The {@link LockContext} bean: a view of the call bound to the current thread, holding no state itself. */
 @Dependent
@@ -62,6 +65,42 @@ public class CurrentLockContext implements LockContext {
             earliest = Math.min(earliest, deadline - now);
         }
         return Duration.ofNanos(earliest);
+    }
+
+    @Override
+    public int remainingSeconds() {
+        checkHeld();
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, remaining().toSeconds()));
+    }
+
+    @Override
+    public LossRegistration onLoss(LossAction action) {
+        Objects.requireNonNull(action, "LockContext.onLoss(action): action");
+        LockedCall call = call();
+        WorkStopper.Registered registered = new WorkStopper.Registered(action);
+        List<WorkStopper> stoppers = new ArrayList<>(1);
+        LossRegistration registration = () -> stoppers.forEach(s -> s.remove(registered));
+        // The call's own locks, and the holds of enclosing calls it shares: a loss is recorded on the call that holds.
+        boolean kept = true;
+        for (int i = 0; i < call.locks.length && kept; i++) {
+            WorkStopper stopper = (call.sharesHold(i) ? call.host(i) : call).stopperForActions();
+            if (!stoppers.contains(stopper)) {
+                stoppers.add(stopper);
+                kept = stopper.add(registered);
+            }
+        }
+        try {
+            checkHeld(); // also a loss recorded before there was a stopper to stop
+        } catch (LockLostException e) {
+            registration.close();
+            throw e;
+        }
+        if (!kept) {
+            registration.close();
+            throw new IllegalStateException("LockContext.onLoss(): the call to " + call.facts.method()
+                    + " has ended; register actions while its body runs");
+        }
+        return registration;
     }
 
     @Override

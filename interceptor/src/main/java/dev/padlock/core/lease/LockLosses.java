@@ -5,6 +5,7 @@ import dev.padlock.LockLost;
 import dev.padlock.LockLostException;
 import dev.padlock.core.call.CallFacts;
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.WorkStopper;
 import dev.padlock.core.redis.Acquisition;
 
 /**
@@ -53,13 +54,18 @@ public final class LockLosses {
     }
 
     /**
-     * Lock {@code index} was found lost while the call still runs: reported (once, on the event thread) and its local
-     * turn passed on, since Redis may grant the key to anyone from now on. Returns the loss recorded for it.
+     * Lock {@code index} was found lost while the call still runs: its work stopped where it asked for that ({@link
+     * WorkStopper}), the loss reported (once, on the event thread) and its local turn passed on, since Redis may grant
+     * the key to anyone from now on. Returns the loss recorded for it.
      */
     public static LockLost lostWhileHeld(LockedCall call, int index, LockLost.Detection how, Throwable cause) {
         LockLost loss = recordLoss(call, index, how, cause);
         if (loss == null) {
             return call.lossOf(index);
+        }
+        WorkStopper stopper = call.stopper();
+        if (stopper != null) {
+            stopper.stop(); // first: the work stops before anything else is done about the loss
         }
         call.facts.reporter().reportLater(loss);
         call.turns.passTurn(index);

@@ -26,11 +26,16 @@ final class BlockingOperation extends LockOperation {
             return skipped();
         }
         Object result;
+        Throwable failure = null;
         try {
             result = proceedBound(ctx, call);
-        } catch (Throwable failure) {
-            return endThenOutcome(call, null, failure);
+        } catch (Throwable t) {
+            result = null;
+            failure = t;
         }
-        return endThenOutcome(call, result, null);
+        if (stopsOnLoss && call.firstLoss() != null) {
+            timing.workStopped(call);
+        }
+        return endThenOutcome(call, result, failure);
     }
 }

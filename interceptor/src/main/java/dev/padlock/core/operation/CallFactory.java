@@ -8,6 +8,7 @@ import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.call.ThreadCalls;
 import dev.padlock.core.client.ConnectionFailedException;
 import dev.padlock.core.client.RedisClientSource;
+import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.events.GuardedMeter;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.key.KeyRenderer;
@@ -61,7 +62,8 @@ final class CallFactory {
                 plan.settings().holdsAtLeast() ? plan.settings().holdAtLeast().toMillis() : 0,
                 !plan.settings().usesWatchdog() && plan.settings().leaseTime().toMillis() > 0,
                 services.ticker(),
-                plan.settings().lockDelay().toMillis());
+                plan.settings().lockDelay().toMillis(),
+                plan.settings().onLeaseLost() == LeaseLossPolicy.INTERRUPT);
         this.keys = KeyRenderer.of(plan.method(), plan.redisBase(), plan.keys(), parameterTypes);
         this.kind = kind;
         this.fenced = fenced;

@@ -7,6 +7,7 @@ import dev.padlock.core.CallerContext;
 import dev.padlock.core.call.HandOff;
 import dev.padlock.core.call.LockedCall;
 import dev.padlock.core.call.ThreadCalls;
+import dev.padlock.core.call.WorkStopper;
 import dev.padlock.core.config.LeaseLossPolicy;
 import dev.padlock.core.events.LockEvents;
 import dev.padlock.core.lease.LockLosses;
@@ -49,6 +50,8 @@ public abstract class LockOperation {
     final LockPlan plan;
     private final long waitMillis;
     private final boolean throwOnLoss;
+    /** {@code on-lease-lost=interrupt}: the call's work is stopped at a loss, and its failure is the loss's. */
+    final boolean stopsOnLoss;
 
     final CallerContext callers;
     final CallFactory calls;
@@ -73,7 +76,8 @@ public abstract class LockOperation {
         LocalTurns<HandOff.Hold> turns = kind.takesTurns() ? services.turns() : null;
         this.plan = plan;
         this.waitMillis = plan.settings().waitTime().toMillis();
-        this.throwOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.THROW;
+        this.throwOnLoss = plan.settings().onLeaseLost().throwsOnLoss();
+        this.stopsOnLoss = plan.settings().onLeaseLost() == LeaseLossPolicy.INTERRUPT;
         this.callers = services.callers();
         this.releaser = services.releaser();
         this.ticker = services.ticker();
@@ -220,12 +224,23 @@ public abstract class LockOperation {
         return plan.returnKind().emptyResult();
     }
 
-    /** Runs the method body with {@code call} bound to this thread, so that {@link dev.padlock.LockContext} sees it. */
+    /**
+     * Runs the method body with {@code call} bound to this thread, so that {@link dev.padlock.LockContext} sees it;
+     * with {@code on-lease-lost=interrupt}, the thread is interrupted at a loss while the body runs, and no longer
+     * once it returned (an interrupt it got for the loss is cleared then).
+     */
     static Object proceedBound(InvocationContext ctx, LockedCall call) throws Exception {
         LockedCall outer = ThreadCalls.bind(call);
+        WorkStopper stopper = call.stopper();
+        if (stopper != null) {
+            stopper.bodyRuns();
+        }
         try {
             return ctx.proceed();
         } finally {
+            if (stopper != null) {
+                stopper.bodyReturned();
+            }
             ThreadCalls.unbind(outer);
         }
     }
@@ -251,10 +266,18 @@ public abstract class LockOperation {
     /**
      * What the caller gets once the call's locks are released, whatever the method returns: its value; its failure
      * (thrown as is), with a lost lock suppressed into it; or {@link LockLostException} when a lock was lost and
-     * {@code on-lease-lost=throw}.
+     * {@code on-lease-lost=throw}; with {@code interrupt}, {@link LockLostException} with the method's failure (the
+     * interrupt's, usually) suppressed into it.
      */
     final Object outcome(LockedCall call, Object value, Throwable failure) throws Exception {
         LockLostException lost = LockLosses.lostException(call, throwOnLoss);
+        if (stopsOnLoss && lost != null) {
+            // The work was stopped for the loss: the loss is what the caller hears of, what stopping did beside it.
+            if (failure != null && !(Acquisition.unwrap(failure) instanceof WorkStopper.Stopped)) {
+                lost.addSuppressed(failure);
+            }
+            throw lost;
+        }
         if (failure != null) {
             if (lost != null) {
                 failure.addSuppressed(lost);

@@ -72,9 +72,19 @@ sealed class MultiOperation extends MutinyOperation permits PublisherOperation {
         if (result == null) {
             return afterRelease(call, resume, null, null).toMulti();
         }
+        Multi<Object> stream = body(result);
+        if (stopsOnLoss) {
+            // At a loss the stream's subscription is cancelled and the call fails; the loss's side completes empty
+            // once the stream ends, so the merge ends with it.
+            CompletableFuture<Object> lost = lossOf(call);
+            stream = Multi.createBy()
+                    .merging()
+                    .streams(
+                            stream.onTermination().invoke(() -> lost.complete(null)),
+                            Uni.createFrom().completionStage(lost).toMulti());
+        }
         // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
-        return body(result)
-                .onCancellation()
+        return stream.onCancellation()
                 .invoke(() -> releaser.letLapse(call))
                 .onFailure()
                 .recoverWithMulti(

@@ -1,6 +1,7 @@
 package dev.padlock.core.operation;
 
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.WorkStopper;
 import dev.padlock.core.plan.LockPlan;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -53,6 +54,16 @@ abstract sealed class MutinyOperation extends LockOperation permits UniOperation
         } else if (lapseIfStarted) {
             releaser.letLapse(call);
         }
+    }
+
+    /**
+     * What completes {@link WorkStopper.Stopped exceptionally} when a lock of the call is lost while its result runs
+     * ({@code on-lease-lost=interrupt}), for the operation to end the method's result with.
+     */
+    static CompletableFuture<Object> lossOf(LockedCall call) {
+        CompletableFuture<Object> lost = new CompletableFuture<>();
+        call.stopper().stopsResultWith(() -> lost.completeExceptionally(new WorkStopper.Stopped()));
+        return lost;
     }
 
     /**

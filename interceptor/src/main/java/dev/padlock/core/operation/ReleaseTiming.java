@@ -73,6 +73,13 @@ public interface ReleaseTiming {
      */
     boolean defer(LockedCall call, Deferred release);
 
+    /**
+     * {@code call}'s work was stopped at a loss ({@code on-lease-lost=interrupt}) and its body returned, on the caller's
+     * thread: what the call ends inside (the caller's transaction) must not commit what the lock no longer protected,
+     * even if the caller catches the call's {@code LockLostException}. Nothing by default.
+     */
+    default void workStopped(LockedCall call) {}
+
     /** What a release timing may do with a call whose release it took over; one per method, given by its operation. */
     interface Deferred {
 

@@ -2,6 +2,7 @@ package dev.padlock.core.operation;
 
 import dev.padlock.core.PadlockThreads;
 import dev.padlock.core.call.LockedCall;
+import dev.padlock.core.call.WorkStopper;
 import dev.padlock.core.plan.LockPlan;
 import dev.padlock.core.redis.Acquisition;
 import jakarta.interceptor.InvocationContext;
@@ -144,6 +145,9 @@ final class StageOperation extends LockOperation {
             return toCaller;
         }
         CompletionStage<?> stage = (CompletionStage<?>) result;
+        if (stopsOnLoss) {
+            call.stopper().stopsResultWith(() -> stop(stage));
+        }
         toCaller.whenComplete((value, thrown) -> {
             if (toCaller.isCancelled()) {
                 cancel(stage);
@@ -165,6 +169,15 @@ final class StageOperation extends LockOperation {
             LockedCall call, CompletableFuture<Object> toCaller, Object value, Throwable failure) {
         releaser.releaseAllLater(call)
                 .whenCompleteAsync((released, ignored) -> settle(toCaller, call, value, failure), Completions.EXECUTOR);
+    }
+
+    /** A lock was lost ({@code on-lease-lost=interrupt}): the method's stage is cancelled, as far as it can be. */
+    private static void stop(CompletionStage<?> stage) {
+        try {
+            stage.toCompletableFuture().completeExceptionally(new WorkStopper.Stopped());
+        } catch (UnsupportedOperationException e) {
+            // A stage that cannot be cancelled: the call ends when it completes, and then throws for the loss.
+        }
     }
 
     private static void cancel(CompletionStage<?> stage) {

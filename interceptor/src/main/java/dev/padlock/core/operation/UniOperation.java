@@ -59,6 +59,10 @@ final class UniOperation extends MutinyOperation {
         if (body == null) {
             return afterRelease(call, resume, null, null);
         }
+        if (stopsOnLoss) {
+            // At a loss the body's subscription is cancelled (its work stops where it listens) and the call fails.
+            body = Uni.combine().any().of(body, Uni.createFrom().completionStage(lossOf(call)));
+        }
         // A cancelled subscription hears nothing more of the body, whose work may go on: let the locks lapse.
         return body.onCancellation()
                 .invoke(() -> releaser.letLapse(call))

@@ -56,6 +56,12 @@ public interface CallerTransactions {
      */
     Object current();
 
+    /**
+     * Marks the transaction active on the calling thread rollback-only, so that nothing it wrote commits; nothing
+     * happens when none is active.
+     */
+    default void markRollbackOnly() {}
+
     /** What a call waiting for its caller's transaction hears of it. */
     interface Completion {
 

@@ -102,6 +102,18 @@ final class JtaCallerTransactions implements CallerTransactions {
         return tsr == null || !isOpen(tsr.getTransactionStatus()) ? null : tsr.getTransactionKey();
     }
 
+    @Override
+    public void markRollbackOnly() {
+        TransactionSynchronizationRegistry tsr = registry();
+        if (tsr != null && isOpen(tsr.getTransactionStatus())) {
+            try {
+                tsr.setRollbackOnly();
+            } catch (IllegalStateException e) {
+                // completing already: its own completion decides
+            }
+        }
+    }
+
     /** This application's completions of the current transaction, registered with it on first use. */
     private Waiting waiting(TransactionSynchronizationRegistry tsr) {
         Object found = tsr.getResource(this);

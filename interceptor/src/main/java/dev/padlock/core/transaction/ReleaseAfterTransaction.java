@@ -49,6 +49,13 @@ public final class ReleaseAfterTransaction implements ReleaseTiming {
     }
 
     @Override
+    public void workStopped(LockedCall call) {
+        if (call.scope() != null) {
+            transactions.markRollbackOnly();
+        }
+    }
+
+    @Override
     public String neverEnds(LockedCall call, String key) {
         List<String> cycle = waits.waitFor(call.scope(), call, key);
         if (cycle == null) {

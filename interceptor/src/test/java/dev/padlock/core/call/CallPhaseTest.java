@@ -16,7 +16,7 @@ class CallPhaseTest {
 
     private static LockedCall call() {
         CallFacts facts = new CallFacts(
-                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, false, System::nanoTime, 0);
+                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, false, System::nanoTime, 0, false);
         return new LockedCall(facts, new RLock[0], 1, false, null, null, null, List.of());
     }
 

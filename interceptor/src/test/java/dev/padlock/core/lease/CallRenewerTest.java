@@ -147,7 +147,18 @@ class CallRenewerTest {
     /** A call of two locks that holds no Redisson lock object: nothing here sends anything. */
     private static LockedCall call(boolean hasFixedLease) {
         CallFacts facts = new CallFacts(
-                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, hasFixedLease, System::nanoTime, 0);
+                "M.m()",
+                "l",
+                "padlock:l",
+                LockType.REENTRANT,
+                null,
+                null,
+                null,
+                0,
+                hasFixedLease,
+                System::nanoTime,
+                0,
+                false);
         return new LockedCall(facts, new RLock[2], 1, false, null, null, null, List.of());
     }
 }

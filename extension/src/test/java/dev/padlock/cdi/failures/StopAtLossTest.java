@@ -1,0 +1,389 @@
+package dev.padlock.cdi.failures;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.LockContext;
+import dev.padlock.LockLostException;
+import dev.padlock.Locked;
+import dev.padlock.cdi.Deployment;
+import dev.padlock.cdi.Waits;
+import dev.padlock.cdi.transactions.Narayana;
+import dev.padlock.testing.Redis;
+import dev.padlock.testing.RedisExtension;
+import dev.padlock.testing.RedisProxy;
+import dev.padlock.testing.RedisServer;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionManager;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code on-lease-lost=interrupt}: a holder cut off from Redis by the proxy stops its work when it finds its lock lost
+ * (at its deadline, before Redis can grant the key to anyone else), so that its work ends before another application
+ * enters. Each case compares, on this JVM's monotonic clock, when the holder's work ended and when the other
+ * application's method began; each control (the same body under {@code throw}) runs on past that moment to its end.
+ */
+@ExtendWith(RedisExtension.class)
+class StopAtLossTest {
+
+    /** How long each body would run if nothing stopped it: well past the 2 s lease the cut-off holder loses. */
+    static final long BODY_MS = 8_000;
+
+    /** Monotonic times by key: when the holder's work ended, and when the other application entered. */
+    static final Map<String, Long> ENDED = new ConcurrentHashMap<>();
+
+    static final Map<String, Long> ENTERED = new ConcurrentHashMap<>();
+
+    private static final AtomicInteger KEYS = new AtomicInteger();
+
+    /** Counts rows one by one for minutes: H2 checks for a cancel as it goes. */
+    private static final String LONG_QUERY = "SELECT COUNT(*) FROM SYSTEM_RANGE(1, 1000000000000) WHERE MOD(X, 7) = 8";
+
+    @ApplicationScoped
+    public static class Work {
+        @Inject
+        LockContext lock;
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public String sleep(String key) throws InterruptedException {
+            try {
+                Thread.sleep(BODY_MS);
+                return "slept";
+            } finally {
+                ENDED.put(key, System.nanoTime());
+            }
+        }
+
+        /** A statement that runs until its query timeout ({@link #BODY_MS}), or until the loss cancels it. */
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public String query(String key, String url, boolean cancelAtLoss) throws SQLException {
+            try (Connection connection = DriverManager.getConnection(url);
+                    PreparedStatement count = connection.prepareStatement(LONG_QUERY);
+                    LockContext.LossRegistration stop = cancelAtLoss ? lock.onLoss(count::cancel) : () -> {}) {
+                count.setQueryTimeout((int) (BODY_MS / 1000));
+                count.executeQuery();
+                return "counted";
+            } finally {
+                ENDED.put(key, System.nanoTime());
+            }
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public CompletionStage<String> stage(String key) {
+            CompletableFuture<String> later =
+                    new CompletableFuture<String>().completeOnTimeout("later", BODY_MS, MILLISECONDS);
+            later.whenComplete((value, failure) -> ENDED.put(key, System.nanoTime()));
+            return later;
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public Uni<String> later(String key) {
+            return Uni.createFrom()
+                    .item("later")
+                    .onItem()
+                    .delayIt()
+                    .by(Duration.ofMillis(BODY_MS))
+                    .onTermination()
+                    .invoke(() -> ENDED.put(key, System.nanoTime()));
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public Multi<Long> ticks(String key) {
+            return Multi.createFrom()
+                    .ticks()
+                    .every(Duration.ofMillis(100))
+                    .select()
+                    .first((int) (BODY_MS / 100))
+                    .onTermination()
+                    .invoke(() -> ENDED.put(key, System.nanoTime()));
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public String enter(String key) {
+            ENTERED.put(key, System.nanoTime());
+            return "entered";
+        }
+    }
+
+    /** What the holder's caller got, and whether its thread was left interrupted after the call. */
+    record Outcome(String key, Object value, Throwable failure, boolean leftInterrupted) {
+
+        /** How long before the other application entered the holder's work ended (negative: after). */
+        long endedAheadMillis() {
+            return TimeUnit.NANOSECONDS.toMillis(ENTERED.get(key) - ENDED.get(key));
+        }
+
+        Throwable[] suppressed() {
+            return failure == null ? new Throwable[0] : failure.getSuppressed();
+        }
+    }
+
+    @FunctionalInterface
+    interface HolderCall {
+        Object run(Work holder, String key) throws Exception;
+    }
+
+    @Test
+    void aSleepingBodyIsInterruptedAtTheLossAndEndsBeforeAnotherApplicationEnters(RedisServer redis, RedisProxy proxy)
+            throws Exception {
+        Outcome stopped = run(redis, proxy, "interrupt", Work::sleep, ForkJoinPool.commonPool());
+        assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
+        assertThat(stopped.suppressed())
+                .as("the body's own failure, suppressed into the loss")
+                .hasOnlyElementsOfType(InterruptedException.class)
+                .hasSize(1);
+        assertThat(stopped.leftInterrupted())
+                .as("the caller's thread interrupted after the call")
+                .isFalse();
+        assertThat(stopped.endedAheadMillis())
+                .as("ms the body ended before the other application entered")
+                .isPositive();
+
+        Outcome control = run(redis, proxy, "throw", Work::sleep, ForkJoinPool.commonPool());
+        assertThat(control.failure()).isInstanceOf(LockLostException.class);
+        assertThat(control.suppressed()).isEmpty();
+        assertThat(control.endedAheadMillis())
+                .as("the control's body runs on after the other application entered")
+                .isNegative();
+    }
+
+    /**
+     * The other forced loss: Redis restarted without its data. The holder sees the restart (or its next renewal finds
+     * the key gone) and its body is interrupted; the control's body runs to its end. Nobody can be kept out here: the
+     * key is gone the moment Redis restarts.
+     */
+    @Test
+    void aBodyIsInterruptedWhenRedisRestartsWithoutItsData() throws Exception {
+        assertThat(stoppedByARestart("interrupt").getSuppressed())
+                .hasOnlyElementsOfType(InterruptedException.class)
+                .hasSize(1);
+        assertThat(stoppedByARestart("throw").getSuppressed())
+                .as("the control ran to its end")
+                .isEmpty();
+    }
+
+    private static Throwable stoppedByARestart(String policy) throws Exception {
+        String key = policy + "-" + KEYS.incrementAndGet();
+        try (RedisServer redis = Redis.startServer();
+                Deployment app = Deployment.start(config(redis.uri(), policy), Work.class)) {
+            Work holder = app.bean(Work.class);
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
+                try {
+                    holder.sleep(key);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException("not suppressed into the loss", e);
+                }
+            });
+            Waits.until(
+                    () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
+                    "the holder holds " + key);
+            redis.restart();
+            Throwable failure = holding.handle((done, thrown) -> thrown).get(60, TimeUnit.SECONDS);
+            assertThat(failure).hasCauseInstanceOf(LockLostException.class);
+            return failure.getCause();
+        }
+    }
+
+    @Test
+    void theCallersTransactionIsMarkedRollbackOnlyAsTheStoppedBodyReturns(RedisServer redis, RedisProxy proxy)
+            throws Exception {
+        HolderCall inTransaction = (holder, key) -> {
+            TransactionManager transactions = Narayana.transactionManager();
+            transactions.begin();
+            try {
+                holder.sleep(key);
+                return "not lost";
+            } catch (LockLostException e) {
+                return transactions.getStatus(); // a caller that catches the loss, and would commit
+            } finally {
+                Narayana.endOnThisThread();
+            }
+        };
+        Outcome stopped = run(
+                redis,
+                proxy,
+                "interrupt",
+                inTransaction,
+                ForkJoinPool.commonPool(),
+                Work.class,
+                Narayana.Registry.class);
+        assertThat(stopped.value()).as("the caller's transaction").isEqualTo(Status.STATUS_MARKED_ROLLBACK);
+        assertThat(stopped.endedAheadMillis()).isPositive();
+
+        Outcome control = run(
+                redis, proxy, "throw", inTransaction, ForkJoinPool.commonPool(), Work.class, Narayana.Registry.class);
+        assertThat(control.value())
+                .as("under throw, the transaction is rolled back only as it completes")
+                .isEqualTo(Status.STATUS_ACTIVE);
+    }
+
+    @Test
+    void aJdbcStatementIsCancelledAtTheLossThroughLockContextOnLoss(RedisServer redis, RedisProxy proxy)
+            throws Exception {
+        Server h2 = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
+        try {
+            String url = "jdbc:h2:tcp://localhost:" + h2.getPort() + "/mem:stop";
+            Outcome stopped = run(
+                    redis,
+                    proxy,
+                    "interrupt",
+                    (holder, key) -> holder.query(key, url, true),
+                    ForkJoinPool.commonPool());
+            assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
+            assertThat(stopped.suppressed())
+                    .as("the statement's failure: cancelled")
+                    .hasOnlyElementsOfType(SQLException.class)
+                    .hasSize(1);
+            assertThat(stopped.endedAheadMillis())
+                    .as("ms the statement ended before the other application entered")
+                    .isPositive();
+
+            Outcome control = run(
+                    redis,
+                    proxy,
+                    "interrupt",
+                    (holder, key) -> holder.query(key, url, false),
+                    ForkJoinPool.commonPool());
+            assertThat(control.endedAheadMillis())
+                    .as("without onLoss an interrupt does not reach a statement waiting for its database: it runs on"
+                            + " after the other application entered")
+                    .isNegative();
+        } finally {
+            h2.stop();
+        }
+    }
+
+    @Test
+    void aCompletionStageIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
+        HolderCall stage =
+                (holder, key) -> holder.stage(key).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Outcome stopped = run(redis, proxy, "interrupt", stage, ForkJoinPool.commonPool());
+        assertThat(stopped.failure()).isInstanceOf(ExecutionException.class);
+        assertThat(stopped.failure().getCause()).isInstanceOf(LockLostException.class);
+        assertThat(stopped.failure().getCause().getSuppressed())
+                .as("nothing of the cancellation")
+                .isEmpty();
+        assertThat(stopped.endedAheadMillis())
+                .as("ms the stage was cancelled before the other application entered")
+                .isPositive();
+
+        Outcome control = run(redis, proxy, "throw", stage, ForkJoinPool.commonPool());
+        assertThat(control.failure().getCause()).isInstanceOf(LockLostException.class);
+        assertThat(control.endedAheadMillis()).isNegative();
+    }
+
+    @Test
+    void aUniIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
+        HolderCall later = (holder, key) -> holder.later(key).await().atMost(Duration.ofSeconds(60));
+        Outcome stopped = run(redis, proxy, "interrupt", later, ForkJoinPool.commonPool());
+        assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
+        assertThat(stopped.suppressed())
+                .as("nothing of the cancellation Padlock made")
+                .isEmpty();
+        assertThat(stopped.endedAheadMillis())
+                .as("ms the Uni was cancelled before the other application entered")
+                .isPositive();
+
+        Outcome control = run(redis, proxy, "throw", later, ForkJoinPool.commonPool());
+        assertThat(control.failure()).isInstanceOf(LockLostException.class);
+        assertThat(control.endedAheadMillis()).isNegative();
+    }
+
+    @Test
+    void aMultiIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
+        HolderCall ticks =
+                (holder, key) -> holder.ticks(key).collect().asList().await().atMost(Duration.ofSeconds(60));
+        Outcome stopped = run(redis, proxy, "interrupt", ticks, ForkJoinPool.commonPool());
+        assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
+        assertThat(stopped.endedAheadMillis())
+                .as("ms the stream was cancelled before the other application entered")
+                .isPositive();
+
+        Outcome control = run(redis, proxy, "throw", ticks, ForkJoinPool.commonPool());
+        assertThat(control.failure()).isInstanceOf(LockLostException.class);
+        assertThat(control.endedAheadMillis()).isNegative();
+    }
+
+    /**
+     * The holder application (through the proxy, with {@code policy}) calls {@code call} on {@code thread}; once it
+     * holds its key, the proxy cuts it off, and the other application (straight to Redis) enters as soon as Redis lets
+     * it. Returns what the holder's caller got.
+     */
+    static Outcome run(RedisServer redis, RedisProxy proxy, String policy, HolderCall call, Executor thread)
+            throws Exception {
+        return run(redis, proxy, policy, call, thread, Work.class);
+    }
+
+    /** As above, with the holder application's beans. */
+    static Outcome run(
+            RedisServer redis, RedisProxy proxy, String policy, HolderCall call, Executor thread, Class<?>... beans)
+            throws Exception {
+        String key = policy + "-" + KEYS.incrementAndGet();
+        try (Deployment holderApp = Deployment.start(config(proxy.uri(), policy), beans);
+                Deployment otherApp = Deployment.start("other", config(redis.uri(), "warn"), Work.class)) {
+            Work holder = holderApp.bean(Work.class);
+            CompletableFuture<Outcome> holding = CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            Object value = call.run(holder, key);
+                            return new Outcome(key, value, null, Thread.interrupted());
+                        } catch (Throwable failure) {
+                            return new Outcome(key, null, failure, Thread.interrupted());
+                        }
+                    },
+                    thread);
+            try {
+                Waits.until(
+                        () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
+                        "the holder holds " + key);
+                proxy.cut();
+                assertThat(otherApp.bean(Work.class).enter(key)).isEqualTo("entered");
+            } finally {
+                proxy.restore();
+            }
+            Outcome outcome = holding.get(60, TimeUnit.SECONDS);
+            Waits.until(() -> ENDED.containsKey(key), "the holder's work ended");
+            System.out.printf(
+                    "StopAtLossTest %s: the holder's work ended %d ms before the other application entered;"
+                            + " the caller got %s%s%n",
+                    key,
+                    outcome.endedAheadMillis(),
+                    outcome.failure() != null ? outcome.failure().getClass().getSimpleName() : outcome.value(),
+                    outcome.suppressed().length == 0 ? "" : " with " + Arrays.toString(outcome.suppressed()));
+            return outcome;
+        }
+    }
+
+    private static Map<String, String> config(String address, String policy) {
+        Map<String, String> config = new HashMap<>();
+        config.put("padlock.redis.address", address);
+        config.put("padlock.watchdog-timeout", "2s");
+        config.put("padlock.locks.\"stop\".on-lease-lost", policy);
+        // The door held for 1 s past the lease: the time a stopped holder's work has to end before anyone enters.
+        // Without it the lead is the deadline's margin (1 % of the lease + 20 ms), too little on a busy machine.
+        config.put("padlock.locks.\"stop\".lock-delay", "1s");
+        return config;
+    }
+}
