@@ -132,6 +132,18 @@ public abstract class MetersContract extends Scenario {
                 .isEqualTo(1);
         assertThat(registry.get("padlock.lock.lost").tags("lock", "stock").counters())
                 .allSatisfy(counter -> assertThat(counter.count()).isZero());
+        assertThat(registry.get("padlock.lock.expired")
+                        .tags("lock", "short", "type", "reentrant")
+                        .counter()
+                        .count())
+                .as("the key that outlived its method's lease expired instead of being released")
+                .isEqualTo(1);
+        assertThat(registry.get("padlock.lock.expired")
+                        .tags("lock", "stock")
+                        .counter()
+                        .count())
+                .as("every stock key was released")
+                .isZero();
 
         assertThat(padlocksMeters(registry))
                 .as("Padlock's meters are tagged by name and type, never by a rendered key")

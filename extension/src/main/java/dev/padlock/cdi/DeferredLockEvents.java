@@ -103,6 +103,14 @@ final class DeferredLockEvents implements LockEvents {
         }
 
         @Override
+        public void expired() {
+            Meter m = target;
+            if (m != null) {
+                m.expired();
+            }
+        }
+
+        @Override
         public void renewed() {
             Meter m = target;
             if (m != null) {

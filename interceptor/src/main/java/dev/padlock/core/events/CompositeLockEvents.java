@@ -72,6 +72,12 @@ public final class CompositeLockEvents implements LockEvents {
         }
 
         @Override
+        public void expired() {
+            first.expired();
+            second.expired();
+        }
+
+        @Override
         public void renewed() {
             first.renewed();
             second.renewed();

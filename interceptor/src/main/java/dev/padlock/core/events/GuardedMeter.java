@@ -80,6 +80,15 @@ public final class GuardedMeter implements LockEvents.Meter {
     }
 
     @Override
+    public void expired() {
+        try {
+            meter.expired();
+        } catch (Throwable e) {
+            failed(e);
+        }
+    }
+
+    @Override
     public void renewed() {
         try {
             meter.renewed();

@@ -86,6 +86,14 @@ public interface LockEvents {
         /** A lock of a running call was lost (once per lost lock; each is also a {@link LockLost} event). */
         void lost(LockLost.Detection detection);
 
+        /**
+         * A key this application took ended without its release: it expires in Redis (after its lease plus any
+         * lock-delay), or is gone already. Once per such key: each lock lost while its method ran (but one whose
+         * release got no answer, which may have been released) and each left to lapse (a cancelled result whose work
+         * may still run).
+         */
+        default void expired() {}
+
         /** Redis confirmed a renewal of a held lock's lease. */
         void renewed();
 

@@ -27,6 +27,9 @@ public final class LockLosses {
         }
         if (call.facts.meter() != null) {
             call.facts.meter().lost(how);
+            if (how != LockLost.Detection.UNCONFIRMED) {
+                call.facts.meter().expired(); // an unanswered release may yet have deleted the key
+            }
         }
         return loss;
     }

@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code padlock.lock.held} timer {@code {lock, type}}: from acquisition to release
  *   <li>{@code padlock.lock.active} gauge {@code {lock, type}}: calls holding the lock now
  *   <li>{@code padlock.lock.waiting} gauge {@code {lock, type}}: calls of this application queued locally for it
+ *   <li>{@code padlock.lock.expired} counter {@code {lock, type}}: keys that ended without their release (lost, or
+ *       left to lapse), each blocked until its lease and lock-delay ran out
  *   <li>{@code padlock.lock.lost} counter {@code {lock, type, detection}}: locks lost while their method ran
  *   <li>{@code padlock.lease.renewals} counter {@code {lock, type, result}}: renewals {@code renewed} or {@code
  *       failed}
@@ -106,6 +108,7 @@ public final class MicrometerLockEvents implements LockEvents {
         private final Map<Outcome, Timer> acquire = new EnumMap<>(Outcome.class);
         private final Timer held;
         private final Map<LockLost.Detection, Counter> lost = new EnumMap<>(LockLost.Detection.class);
+        private final Counter expired;
         private final Counter renewed;
         private final Counter renewalFailed;
         private final Gauges gauges;
@@ -133,6 +136,11 @@ public final class MicrometerLockEvents implements LockEvents {
                                 .tag("detection", tagValue(detection))
                                 .register(registry));
             }
+            expired = Counter.builder("padlock.lock.expired")
+                    .description("Keys that ended without their release: lost, or left to lapse; each blocks its key"
+                            + " until its lease and lock-delay run out")
+                    .tags(tags)
+                    .register(registry);
             renewed = renewals(registry, tags, "renewed");
             renewalFailed = renewals(registry, tags, "failed");
             this.gauges = gauges;
@@ -163,6 +171,11 @@ public final class MicrometerLockEvents implements LockEvents {
         @Override
         public void lost(LockLost.Detection detection) {
             lost.get(detection).increment();
+        }
+
+        @Override
+        public void expired() {
+            expired.increment();
         }
 
         @Override

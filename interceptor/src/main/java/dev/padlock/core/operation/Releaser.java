@@ -297,9 +297,22 @@ public final class Releaser {
      * would let another caller in beside that work, so the locks are not released: they are not renewed any more and
      * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
      */
+    /** The keys the lapsing call took itself and did not lose, which now expire instead of being released. */
+    private static void countLapsing(LockedCall call) {
+        if (call.facts.meter() == null) {
+            return;
+        }
+        for (int i = 0; i < call.takenCount(); i++) {
+            if (!call.sharesHold(i) && !call.isLost(i)) {
+                call.facts.meter().expired();
+            }
+        }
+    }
+
     void letLapse(LockedCall call) {
         // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (CallRenewer.lapsedBy).
         if (call.beginLapse()) {
+            countLapsing(call);
             call.holdEnded();
             releaseHostsDue(call.stopSharing());
             passTurns(call, call.takenCount()); // locks never taken, if any: nothing to wait for
