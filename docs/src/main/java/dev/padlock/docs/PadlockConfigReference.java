@@ -62,8 +62,12 @@ public interface PadlockConfigReference {
 
     /**
      * What a call does when its lock was lost while its method ran: {@code warn} (a {@code LockLost} event, one
-     * WARN line and a counter) or {@code throw} (the same, then {@code LockLostException} after the method, or
-     * suppressed into the method's own exception).
+     * WARN line and a counter), {@code throw} (the same, then {@code LockLostException} after the method, or
+     * suppressed into the method's own exception) or {@code interrupt} (the same, but the work is stopped at the
+     * loss: the thread running the method is interrupted while it runs, a returned {@code CompletionStage}, {@code
+     * Uni}, {@code Multi} or {@code Publisher} is cancelled, and the caller gets {@code LockLostException} with the
+     * method's own failure suppressed into it; the interrupt is cleared when the method returns). I/O an interrupt
+     * does not reach, such as a JDBC statement, is stopped through {@code LockContext.onLoss}.
      */
     @ConfigDocDefault("warn")
     Optional<String> onLeaseLost();
@@ -215,7 +219,7 @@ public interface PadlockConfigReference {
         @ConfigDocDefault("the annotation's")
         Optional<String> onFailure();
 
-        /** {@code warn} or {@code throw}, as {@code padlock.on-lease-lost}, for this lock. */
+        /** {@code warn}, {@code throw} or {@code interrupt}, as {@code padlock.on-lease-lost}, for this lock. */
         @ConfigDocDefault("padlock.on-lease-lost")
         Optional<String> onLeaseLost();
 

@@ -92,6 +92,8 @@ class PadlockDevUIProcessor {
         row.put("hold at least", settings.holdsAtLeast() ? DurationText.format(settings.holdAtLeast()) : "-");
         // How much longer than the lease a key lives in Redis when its holder vanishes; "-" when not at all.
         row.put("lock delay", settings.lockDelay().isZero() ? "-" : DurationText.format(settings.lockDelay()));
+        // What a call does when its lock is lost while it runs: warn, throw, or interrupt (stop its work).
+        row.put("on lease lost", EnumSetting.spelled(settings.onLeaseLost()));
         return row;
     }
 }

@@ -15,6 +15,7 @@ import dev.padlock.core.shape.ReflectedShapes;
 import dev.padlock.quarkus.runtime.internal.NamedLockPoint;
 import io.quarkus.devui.spi.page.CardPageBuildItem;
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -44,7 +45,7 @@ class DevUICardTest {
         assertThat(card.getPages()).hasSize(3);
         assertThat(card.getBuildTimeData().get(PadlockDevUIProcessor.METHODS).getContent())
                 .isEqualTo(List.of(
-                        Map.of(
+                        row(
                                 "method", Shop.class.getName() + "#reserve(String)",
                                 "lock", "stock",
                                 "keys", "padlock:stock:{sku}",
@@ -54,8 +55,9 @@ class DevUICardTest {
                                 "on failure", "THROW",
                                 "release", "after-transaction",
                                 "hold at least", "-",
-                                "lock delay", "-"),
-                        Map.of(
+                                "lock delay", "-",
+                                "on lease lost", "warn"),
+                        row(
                                 "method", Shop.class.getName() + "#settle()",
                                 "lock", Shop.class.getName() + "#settle",
                                 "keys", "padlock:" + Shop.class.getName() + "#settle",
@@ -65,7 +67,8 @@ class DevUICardTest {
                                 "on failure", "THROW",
                                 "release", "after-transaction",
                                 "hold at least", "1s",
-                                "lock delay", "15s")));
+                                "lock delay", "15s",
+                                "on lease lost", "interrupt")));
         assertThat(card.getBuildTimeData()
                         .get(PadlockDevUIProcessor.NAMED_LOCKS)
                         .getContent())
@@ -74,8 +77,9 @@ class DevUICardTest {
     }
 
     private static LockedMethodBuildItem item(Method method) {
-        ConfigView config =
-                ConfigView.of(Map.of("padlock.locks.\"" + Shop.class.getName() + "#settle\".lock-delay", "15s"));
+        ConfigView config = ConfigView.of(Map.of(
+                "padlock.locks.\"" + Shop.class.getName() + "#settle\".lock-delay", "15s",
+                "padlock.locks.\"" + Shop.class.getName() + "#settle\".on-lease-lost", "interrupt"));
         LockedMethodValidator validator =
                 new LockedMethodValidator(GlobalDefaults.read(config, new Problems()), config);
         LockedSpec spec = LockedSpec.of(method.getAnnotation(Locked.class));
@@ -90,5 +94,14 @@ class DevUICardTest {
                 spec,
                 plan,
                 new TreeSet<>());
+    }
+
+    /** An expected row of the Dev UI's table: more columns than {@code Map.of} takes. */
+    private static Map<String, String> row(String... columnsAndValues) {
+        Map<String, String> row = new LinkedHashMap<>();
+        for (int i = 0; i < columnsAndValues.length; i += 2) {
+            row.put(columnsAndValues[i], columnsAndValues[i + 1]);
+        }
+        return row;
     }
 }

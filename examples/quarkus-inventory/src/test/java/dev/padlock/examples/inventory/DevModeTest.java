@@ -125,7 +125,7 @@ class DevModeTest {
                 .as("the example's four locked methods, its snapshot job and LockProbe's two")
                 .hasSize(7)
                 .contains(
-                        Map.of(
+                        row(
                                 "method", "dev.padlock.examples.inventory.Inventory#reserve(String, int)",
                                 "lock", "stock",
                                 "keys", "padlock:stock:{sku}",
@@ -135,8 +135,9 @@ class DevModeTest {
                                 "on failure", "THROW",
                                 "release", "after-transaction",
                                 "hold at least", "-",
-                                "lock delay", "-"),
-                        Map.of(
+                                "lock delay", "-",
+                                "on lease lost", "warn"),
+                        row(
                                 "method", "dev.padlock.examples.inventory.Inventory#nightlyReport()",
                                 "lock", "nightly-report",
                                 "keys", "padlock:nightly-report",
@@ -146,8 +147,9 @@ class DevModeTest {
                                 "on failure", "SKIP",
                                 "release", "after-transaction",
                                 "hold at least", "-",
-                                "lock delay", "-"),
-                        Map.of(
+                                "lock delay", "-",
+                                "on lease lost", "warn"),
+                        row(
                                 "method",
                                         "dev.padlock.examples.inventory.StockSnapshotJob#snapshot(ScheduledExecution)",
                                 "lock", "stock-snapshot",
@@ -158,7 +160,8 @@ class DevModeTest {
                                 "on failure", "SKIP",
                                 "release", "after-transaction",
                                 "hold at least", "30s",
-                                "lock delay", "-"));
+                                "lock delay", "-",
+                                "on lease lost", "warn"));
         assertThat(methods)
                 .filteredOn(row -> row.get("method").startsWith("dev.padlock.examples.inventory.Inventory#transfer("))
                 .singleElement()
@@ -310,5 +313,14 @@ class DevModeTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** An expected row of the Dev UI's table: more columns than {@code Map.of} takes. */
+    private static Map<String, String> row(String... columnsAndValues) {
+        Map<String, String> row = new LinkedHashMap<>();
+        for (int i = 0; i < columnsAndValues.length; i += 2) {
+            row.put(columnsAndValues[i], columnsAndValues[i + 1]);
+        }
+        return row;
     }
 }
