@@ -6,6 +6,7 @@ import dev.padlock.LockType;
 import dev.padlock.Locked;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
+import dev.padlock.core.engine.PadlockEngine;
 import dev.padlock.testing.Redis;
 import dev.padlock.testing.RedisMonitor;
 import dev.padlock.testing.RedisProxy;
@@ -56,6 +57,13 @@ class LockDelayTest {
         @Locked(value = "kept", leaseTime = "2s", holdAtLeast = "1s")
         public String enterKept() {
             return "entered";
+        }
+
+        /** Handed the door 1 s into its holder's 2 s lease, stays 1.5 s: past that lease, within its own. */
+        @Locked(value = "door", leaseTime = "2s", waitTime = "20s")
+        public String enterAndStay() throws InterruptedException {
+            Thread.sleep(1_500);
+            return "stayed";
         }
 
         @Locked(value = "fenced-door", type = LockType.FENCED, leaseTime = "2s")
@@ -169,6 +177,53 @@ class LockDelayTest {
                     .isNotEmpty()
                     .containsOnly(Long.toString(LEASE_MS + DELAY_MS));
         }
+    }
+
+    /**
+     * A key handed to the next caller of this application stays in Redis (no release, no new acquisition): the lease
+     * owed to that caller is set by an extension, which carries the delay too.
+     */
+    @Test
+    void aKeyHandedToTheNextLocalCallerIsExtendedWithTheDelay() throws Exception {
+        try (RedisServer redis = Redis.startServer();
+                RedisMonitor monitor = redis.monitor()) {
+            Map<String, String> config = config(redis.uri(), true);
+            config.put("padlock.locks.\"door\".hand-off-budget", "1m"); // the holder's 300 ms are past the default
+            try (Deployment app = Deployment.start(config, Door.class)) {
+                handOver(redis, monitor, app.bean(Door.class), app.bean(PadlockEngine.class));
+            }
+        }
+    }
+
+    private static void handOver(RedisServer redis, RedisMonitor monitor, Door door, PadlockEngine engine)
+            throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> call(() -> door.hold(release)));
+        Waits.until(() -> Long.valueOf(1).equals(redis.command("EXISTS", DOOR)), "the door held");
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
+            try {
+                return door.enterAndStay();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Waits.until(
+                () -> engine.liveLocks().queues().size() == 1,
+                "the next caller queued behind the holder in this application");
+        Thread.sleep(1_000); // handed over 1 s into the holder's lease, so the next caller's stay needs an extension
+        release.countDown();
+        holding.get(30, TimeUnit.SECONDS);
+        assertThat(next.get(30, TimeUnit.SECONDS)).isEqualTo("stayed");
+
+        List<RedisMonitor.Command> seen = monitor.sync();
+        assertThat(seen.stream().filter(c -> c.name().equals("del") && c.arg(1).equals(DOOR)))
+                .as("the door was handed over, not released and taken again")
+                .hasSize(1);
+        List<String> expiries = expiries(seen, DOOR);
+        assertThat(expiries.subList(1, expiries.size()))
+                .as("the extensions owed to the caller it was handed to: each the owed lease plus the delay")
+                .isNotEmpty()
+                .allSatisfy(ms -> assertThat(Long.parseLong(ms)).isGreaterThan(DELAY_MS));
     }
 
     /** The expiries scripts set on {@code key}: each PEXPIRE's milliseconds. */
