@@ -71,11 +71,6 @@ public final class WorkStopper {
         this.interrupts = interrupts;
     }
 
-    /** Whether the body's thread and result are stopped too ({@code on-lease-lost=interrupt}). */
-    public boolean interrupts() {
-        return interrupts;
-    }
-
     /**
      * The body begins on the current thread: it is interrupted at a loss from now on (with the interrupt policy), at
      * once if the lock was lost already.
