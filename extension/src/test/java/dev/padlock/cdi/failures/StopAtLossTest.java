@@ -354,10 +354,12 @@ class StopAtLossTest {
                         }
                     },
                     thread);
+            long cut;
             try {
                 Waits.until(
                         () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
                         "the holder holds " + key);
+                cut = System.nanoTime();
                 proxy.cut();
                 assertThat(otherApp.bean(Work.class).enter(key)).isEqualTo("entered");
             } finally {
@@ -366,9 +368,10 @@ class StopAtLossTest {
             Outcome outcome = holding.get(60, TimeUnit.SECONDS);
             Waits.until(() -> ENDED.containsKey(key), "the holder's work ended");
             System.out.printf(
-                    "StopAtLossTest %s: the holder's work ended %d ms before the other application entered;"
-                            + " the caller got %s%s%n",
+                    "StopAtLossTest %s: the holder's work ended %d ms after the cut (2 s lease), %d ms before the other"
+                            + " application entered; the caller got %s%s%n",
                     key,
+                    TimeUnit.NANOSECONDS.toMillis(ENDED.get(key) - cut),
                     outcome.endedAheadMillis(),
                     outcome.failure() != null ? outcome.failure().getClass().getSimpleName() : outcome.value(),
                     outcome.suppressed().length == 0 ? "" : " with " + Arrays.toString(outcome.suppressed()));

@@ -2,6 +2,7 @@ package dev.padlock.core.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.LockType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWaitsForTheRenewalsInFlight() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, null, List.of());
+        LockedCall call = call();
         assertThat(call.beginRenewal()).isTrue();
         assertThat(call.beginRenewal()).isTrue();
 
@@ -34,7 +35,13 @@ class RenewalOrderTest {
 
     @Test
     void aReleaseWithNoRenewalInFlightGoesOutAtOnce() {
-        LockedCall call = new LockedCall(null, new RLock[0], 1, false, null, null, null, List.of());
+        LockedCall call = call();
         assertThat(call.beginRelease()).isCompleted();
+    }
+
+    private static LockedCall call() {
+        CallFacts facts = new CallFacts(
+                "M.m()", "l", "padlock:l", LockType.REENTRANT, null, null, null, 0, false, System::nanoTime, 0, false);
+        return new LockedCall(facts, new RLock[0], 1, false, null, null, null, List.of());
     }
 }

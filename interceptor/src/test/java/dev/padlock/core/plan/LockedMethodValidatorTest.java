@@ -484,13 +484,15 @@ class LockedMethodValidatorTest {
         assertThat(validate("fine").plan().settings().onLeaseLost()).isEqualTo(LeaseLossPolicy.THROW);
         config.put("padlock.locks.\"stock\".on-lease-lost", "warn");
         assertThat(validate("configured").plan().settings().onLeaseLost()).isEqualTo(LeaseLossPolicy.WARN);
+        config.put("padlock.locks.\"stock\".on-lease-lost", "Interrupt");
+        assertThat(validate("configured").plan().settings().onLeaseLost()).isEqualTo(LeaseLossPolicy.INTERRUPT);
 
         config.put("padlock.locks.\"stock\".on-lease-lost", "explode");
         assertThat(problems("configured"))
                 .singleElement()
                 .asString()
                 .startsWith("Invalid padlock.locks.\"stock\".on-lease-lost (lock of ")
-                .contains("'explode' is not a policy for a lost lock. Use one of warn, throw (warn reports");
+                .contains("'explode' is not a policy for a lost lock. Use one of warn, throw, interrupt (warn reports");
     }
 
     @Test
