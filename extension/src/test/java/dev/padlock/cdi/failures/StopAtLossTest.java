@@ -199,8 +199,13 @@ class StopAtLossTest {
             Waits.until(
                     () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
                     "the holder holds " + key);
+            long restarted = System.nanoTime();
             redis.restart();
             Throwable failure = holding.handle((done, thrown) -> thrown).get(60, TimeUnit.SECONDS);
+            System.out.printf(
+                    "StopAtLossTest %s: the holder's work ended %d ms after Redis restarted (a watchdog renewal every"
+                            + " 667 ms)%n",
+                    key, TimeUnit.NANOSECONDS.toMillis(ENDED.get(key) - restarted));
             assertThat(failure).hasCauseInstanceOf(LockLostException.class);
             return failure.getCause();
         }
