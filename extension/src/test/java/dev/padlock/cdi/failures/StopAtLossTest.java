@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -121,6 +122,21 @@ class StopAtLossTest {
         }
 
         @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public Multi<Integer> few(String key) {
+            return Multi.createFrom().items(1, 2, 3);
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public Uni<String> now(String key) {
+            return Uni.createFrom().item("now");
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
+        public CompletionStage<String> done(String key) {
+            return CompletableFuture.completedFuture("done");
+        }
+
+        @Locked(value = "stop", key = "{0}", waitTime = "30s")
         public String enter(String key) {
             ENTERED.put(key, System.nanoTime());
             return "entered";
@@ -167,6 +183,24 @@ class StopAtLossTest {
         assertThat(control.endedAheadMillis())
                 .as("the control's body runs on after the other application entered")
                 .isNegative();
+    }
+
+    /** Nothing lost, nothing changes: each result type ends as it would under warn, and the thread is not interrupted. */
+    @Test
+    void withNothingLostTheInterruptPolicyLeavesEveryResultAlone(RedisServer redis) throws Exception {
+        try (Deployment app = Deployment.start(config(redis.uri(), "interrupt"), Work.class)) {
+            Work work = app.bean(Work.class);
+            assertThat(work.few("few").collect().asList().await().atMost(Duration.ofSeconds(30)))
+                    .containsExactly(1, 2, 3);
+            assertThat(work.now("now").await().atMost(Duration.ofSeconds(30))).isEqualTo("now");
+            assertThat(work.done("done").toCompletableFuture().get(30, TimeUnit.SECONDS))
+                    .isEqualTo("done");
+            assertThat(work.enter("enter")).isEqualTo("entered");
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+            assertThat(redis.command("KEYS", "padlock:stop:*"))
+                    .as("every key released")
+                    .isEqualTo(List.of());
+        }
     }
 
     /**
