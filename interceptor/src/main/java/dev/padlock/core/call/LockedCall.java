@@ -81,7 +81,7 @@ public final class LockedCall extends TakenLocks implements SharedHolds.Host {
         this.owner = owner;
         this.turns = new CallTurns(this, locks, owner, turns, handOff);
         this.hosts = SharedHolds.of(this, locks, innermost, keptForScope);
-        this.stopper = facts.interruptsOnLoss() ? new WorkStopper(true) : null;
+        this.stopper = facts.interruptsOnLoss() ? new WorkStopper(facts.method(), true) : null;
     }
 
     /** What stops the call's work at a loss, or {@code null} when nothing would be stopped. */
@@ -92,7 +92,7 @@ public final class LockedCall extends TakenLocks implements SharedHolds.Host {
     /** The call's {@link #stopper}, made now if it had none, for an action its body gives {@link LockContext#onLoss}. */
     public synchronized WorkStopper stopperForActions() {
         if (stopper == null) {
-            stopper = new WorkStopper(false);
+            stopper = new WorkStopper(facts.method(), false);
             if (phase() != CallPhase.RUNNING) {
                 stopper.end();
             }

@@ -52,6 +52,9 @@ public final class WorkStopper {
         }
     }
 
+    /** The method as messages name it. */
+    private final String method;
+
     private final boolean interrupts;
 
     /** The thread running the body while it runs, with the interrupt policy; guarded by this. */
@@ -66,8 +69,12 @@ public final class WorkStopper {
     private boolean stopped;
     private volatile boolean ended;
 
-    /** @param interrupts whether the call's policy is {@code interrupt}: its thread and result are stopped too */
-    public WorkStopper(boolean interrupts) {
+    /**
+     * @param method the call's method, as messages name it
+     * @param interrupts whether the call's policy is {@code interrupt}: its thread and result are stopped too
+     */
+    public WorkStopper(String method, boolean interrupts) {
+        this.method = method;
         this.interrupts = interrupts;
     }
 
@@ -201,7 +208,12 @@ public final class WorkStopper {
                     action.action.stop();
                 } catch (Throwable e) {
                     // The body's own action failed (a driver that cannot cancel): the others still run.
-                    LOG.log(System.Logger.Level.WARNING, "An action given to LockContext.onLoss failed", e);
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "An action " + method + " gave LockContext.onLoss failed as its lock was lost; the other"
+                                    + " actions still ran. Have the action handle its own failure (a statement"
+                                    + " already closed, a driver without cancel), so that the work it stops ends.",
+                            e);
                 }
             }
         }

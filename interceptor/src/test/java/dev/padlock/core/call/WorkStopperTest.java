@@ -16,7 +16,7 @@ class WorkStopperTest {
 
     @Test
     void aStopWhileTheBodyRunsInterruptsItAndItsReturnClearsTheInterrupt() {
-        WorkStopper stopper = new WorkStopper(true);
+        WorkStopper stopper = new WorkStopper("M.m()", true);
         stopper.bodyRuns();
         stopper.stop();
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
@@ -26,7 +26,7 @@ class WorkStopperTest {
 
     @Test
     void aStopAfterTheBodyReturnedInterruptsNothing() {
-        WorkStopper stopper = new WorkStopper(true);
+        WorkStopper stopper = new WorkStopper("M.m()", true);
         stopper.bodyRuns();
         stopper.bodyReturned();
         stopper.stop();
@@ -35,7 +35,7 @@ class WorkStopperTest {
 
     @Test
     void aLossBeforeTheBodyBeganInterruptsItAsItBegins() {
-        WorkStopper stopper = new WorkStopper(true);
+        WorkStopper stopper = new WorkStopper("M.m()", true);
         stopper.stop();
         stopper.bodyRuns();
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
@@ -45,7 +45,7 @@ class WorkStopperTest {
 
     @Test
     void anInterruptFromElsewhereIsLeftAsItIs() {
-        WorkStopper stopper = new WorkStopper(true);
+        WorkStopper stopper = new WorkStopper("M.m()", true);
         stopper.bodyRuns();
         Thread.currentThread().interrupt(); // the caller's own, say a shutdown
         stopper.bodyReturned();
@@ -54,7 +54,7 @@ class WorkStopperTest {
 
     @Test
     void withoutTheInterruptPolicyOnlyTheBodysActionsRun() throws Exception {
-        WorkStopper stopper = new WorkStopper(false);
+        WorkStopper stopper = new WorkStopper("M.m()", false);
         CountDownLatch ran = new CountDownLatch(1);
         stopper.bodyRuns();
         assertThat(stopper.add(new WorkStopper.Registered(ran::countDown))).isTrue();
@@ -70,20 +70,20 @@ class WorkStopperTest {
     @Test
     void nothingRunsOnceTheWorkEndedOrTheActionWasRemoved() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        WorkStopper ended = new WorkStopper(true);
+        WorkStopper ended = new WorkStopper("M.m()", true);
         ended.add(new WorkStopper.Registered(runs::incrementAndGet));
         ended.stopsResultWith(runs::incrementAndGet);
         ended.end();
         ended.stop();
 
-        WorkStopper removed = new WorkStopper(false);
+        WorkStopper removed = new WorkStopper("M.m()", false);
         WorkStopper.Registered action = new WorkStopper.Registered(runs::incrementAndGet);
         removed.add(action);
         removed.remove(action);
         removed.stop();
 
         CountDownLatch after = new CountDownLatch(1);
-        WorkStopper witness = new WorkStopper(false);
+        WorkStopper witness = new WorkStopper("M.m()", false);
         witness.add(new WorkStopper.Registered(after::countDown));
         witness.stop();
         assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // stops run in order on one thread per loss
