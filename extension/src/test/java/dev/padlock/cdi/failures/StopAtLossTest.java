@@ -33,7 +33,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.tools.Server;
@@ -58,6 +57,13 @@ class StopAtLossTest {
     static final Map<String, Long> ENTERED = new ConcurrentHashMap<>();
 
     private static final AtomicInteger KEYS = new AtomicInteger();
+
+    /**
+     * Each holder call on a thread of its own, as a caller's request would be: a pooled thread (the common pool) may
+     * carry an interrupt left by earlier work into the next call, which then never acquires (seen once in eight runs of
+     * this class, the control of the stage case ending at once; where the interrupt came from was not found).
+     */
+    static final Executor HOLDER_THREAD = task -> new Thread(task, "stop-at-loss-holder").start();
 
     /** Counts rows one by one for minutes: H2 checks for a cancel as it goes. */
     private static final String LONG_QUERY = "SELECT COUNT(*) FROM SYSTEM_RANGE(1, 1000000000000) WHERE MOD(X, 7) = 8";
@@ -164,7 +170,7 @@ class StopAtLossTest {
     @Test
     void aSleepingBodyIsInterruptedAtTheLossAndEndsBeforeAnotherApplicationEnters(RedisServer redis, RedisProxy proxy)
             throws Exception {
-        Outcome stopped = run(redis, proxy, "interrupt", Work::sleep, ForkJoinPool.commonPool());
+        Outcome stopped = run(redis, proxy, "interrupt", Work::sleep, HOLDER_THREAD);
         assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
         assertThat(stopped.suppressed())
                 .as("the body's own failure, suppressed into the loss")
@@ -177,7 +183,7 @@ class StopAtLossTest {
                 .as("ms the body ended before the other application entered")
                 .isPositive();
 
-        Outcome control = run(redis, proxy, "throw", Work::sleep, ForkJoinPool.commonPool());
+        Outcome control = run(redis, proxy, "throw", Work::sleep, HOLDER_THREAD);
         assertThat(control.failure()).isInstanceOf(LockLostException.class);
         assertThat(control.suppressed()).isEmpty();
         assertThat(control.endedAheadMillis())
@@ -223,13 +229,15 @@ class StopAtLossTest {
         try (RedisServer redis = Redis.startServer();
                 Deployment app = Deployment.start(config(redis.uri(), policy), Work.class)) {
             Work holder = app.bean(Work.class);
-            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> {
-                try {
-                    holder.sleep(key);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException("not suppressed into the loss", e);
-                }
-            });
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            holder.sleep(key);
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException("not suppressed into the loss", e);
+                        }
+                    },
+                    HOLDER_THREAD);
             Waits.until(
                     () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
                     "the holder holds " + key);
@@ -260,19 +268,12 @@ class StopAtLossTest {
                 Narayana.endOnThisThread();
             }
         };
-        Outcome stopped = run(
-                redis,
-                proxy,
-                "interrupt",
-                inTransaction,
-                ForkJoinPool.commonPool(),
-                Work.class,
-                Narayana.Registry.class);
+        Outcome stopped =
+                run(redis, proxy, "interrupt", inTransaction, HOLDER_THREAD, Work.class, Narayana.Registry.class);
         assertThat(stopped.value()).as("the caller's transaction").isEqualTo(Status.STATUS_MARKED_ROLLBACK);
         assertThat(stopped.endedAheadMillis()).isPositive();
 
-        Outcome control = run(
-                redis, proxy, "throw", inTransaction, ForkJoinPool.commonPool(), Work.class, Narayana.Registry.class);
+        Outcome control = run(redis, proxy, "throw", inTransaction, HOLDER_THREAD, Work.class, Narayana.Registry.class);
         assertThat(control.value())
                 .as("under throw, the transaction is rolled back only as it completes")
                 .isEqualTo(Status.STATUS_ACTIVE);
@@ -284,12 +285,8 @@ class StopAtLossTest {
         Server h2 = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
         try {
             String url = "jdbc:h2:tcp://localhost:" + h2.getPort() + "/mem:stop";
-            Outcome stopped = run(
-                    redis,
-                    proxy,
-                    "interrupt",
-                    (holder, key) -> holder.query(key, url, true),
-                    ForkJoinPool.commonPool());
+            Outcome stopped =
+                    run(redis, proxy, "interrupt", (holder, key) -> holder.query(key, url, true), HOLDER_THREAD);
             assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
             assertThat(stopped.suppressed())
                     .as("the statement's failure: cancelled")
@@ -299,12 +296,8 @@ class StopAtLossTest {
                     .as("ms the statement ended before the other application entered")
                     .isPositive();
 
-            Outcome control = run(
-                    redis,
-                    proxy,
-                    "interrupt",
-                    (holder, key) -> holder.query(key, url, false),
-                    ForkJoinPool.commonPool());
+            Outcome control =
+                    run(redis, proxy, "interrupt", (holder, key) -> holder.query(key, url, false), HOLDER_THREAD);
             assertThat(control.endedAheadMillis())
                     .as("without onLoss an interrupt does not reach a statement waiting for its database: it runs on"
                             + " after the other application entered")
@@ -318,7 +311,7 @@ class StopAtLossTest {
     void aCompletionStageIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
         HolderCall stage =
                 (holder, key) -> holder.stage(key).toCompletableFuture().get(60, TimeUnit.SECONDS);
-        Outcome stopped = run(redis, proxy, "interrupt", stage, ForkJoinPool.commonPool());
+        Outcome stopped = run(redis, proxy, "interrupt", stage, HOLDER_THREAD);
         assertThat(stopped.failure()).isInstanceOf(ExecutionException.class);
         assertThat(stopped.failure().getCause()).isInstanceOf(LockLostException.class);
         assertThat(stopped.failure().getCause().getSuppressed())
@@ -328,7 +321,7 @@ class StopAtLossTest {
                 .as("ms the stage was cancelled before the other application entered")
                 .isPositive();
 
-        Outcome control = run(redis, proxy, "throw", stage, ForkJoinPool.commonPool());
+        Outcome control = run(redis, proxy, "throw", stage, HOLDER_THREAD);
         assertThat(control.failure().getCause()).isInstanceOf(LockLostException.class);
         assertThat(control.endedAheadMillis()).isNegative();
     }
@@ -336,7 +329,7 @@ class StopAtLossTest {
     @Test
     void aUniIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
         HolderCall later = (holder, key) -> holder.later(key).await().atMost(Duration.ofSeconds(60));
-        Outcome stopped = run(redis, proxy, "interrupt", later, ForkJoinPool.commonPool());
+        Outcome stopped = run(redis, proxy, "interrupt", later, HOLDER_THREAD);
         assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
         assertThat(stopped.suppressed())
                 .as("nothing of the cancellation Padlock made")
@@ -345,7 +338,7 @@ class StopAtLossTest {
                 .as("ms the Uni was cancelled before the other application entered")
                 .isPositive();
 
-        Outcome control = run(redis, proxy, "throw", later, ForkJoinPool.commonPool());
+        Outcome control = run(redis, proxy, "throw", later, HOLDER_THREAD);
         assertThat(control.failure()).isInstanceOf(LockLostException.class);
         assertThat(control.endedAheadMillis()).isNegative();
     }
@@ -354,13 +347,13 @@ class StopAtLossTest {
     void aMultiIsCancelledAtTheLoss(RedisServer redis, RedisProxy proxy) throws Exception {
         HolderCall ticks =
                 (holder, key) -> holder.ticks(key).collect().asList().await().atMost(Duration.ofSeconds(60));
-        Outcome stopped = run(redis, proxy, "interrupt", ticks, ForkJoinPool.commonPool());
+        Outcome stopped = run(redis, proxy, "interrupt", ticks, HOLDER_THREAD);
         assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
         assertThat(stopped.endedAheadMillis())
                 .as("ms the stream was cancelled before the other application entered")
                 .isPositive();
 
-        Outcome control = run(redis, proxy, "throw", ticks, ForkJoinPool.commonPool());
+        Outcome control = run(redis, proxy, "throw", ticks, HOLDER_THREAD);
         assertThat(control.failure()).isInstanceOf(LockLostException.class);
         assertThat(control.endedAheadMillis()).isNegative();
     }
@@ -405,7 +398,9 @@ class StopAtLossTest {
                 proxy.restore();
             }
             Outcome outcome = holding.get(60, TimeUnit.SECONDS);
-            Waits.until(() -> ENDED.containsKey(key), "the holder's work ended");
+            Waits.until(
+                    () -> ENDED.containsKey(key),
+                    "the holder's work ended (its caller got " + outcome.value() + ", " + outcome.failure() + ")");
             System.out.printf(
                     "StopAtLossTest %s: the holder's work ended %d ms after the cut (2 s lease), %d ms before the other"
                             + " application entered; the caller got %s%s%n",
