@@ -30,21 +30,25 @@ class LeaseEndingInSentinelFailoverTest {
 
     /**
      * The control: the same run with the deadline report switched off. A hears of its loss only when its release finds
-     * the key gone, after B entered during A's body. This shows the check above can fail; it does not need the failover
-     * to fail (a fixed lease shorter than the body fails the same way on a single node). The failover-specific failing
-     * case needs a replica that missed renewals.
+     * the key gone, after B entered. This shows the check above can fail; it does not need the failover to fail (a
+     * fixed lease shorter than the body fails the same way on a single node). The failover-specific failing case needs
+     * a replica that missed renewals.
+     *
+     * <p>B's client takes 3 to 4.5 s after the promotion to reach the new master here, and once took over 5 s on a
+     * busy CI machine (B entered 17 ms after a 5 s body ended). A's release, which reports the loss, reaches the new
+     * master only as late. So A's body goes on 8 s after the promotion here, and what is asserted is the order of A's
+     * loss and B's entry, the order the check above guards; whether B entered during the body is printed.
      */
     @Test
     void withoutTheDeadlineReportTheHolderHearsOfItsLossAfterTheOtherApplicationEntered() throws Exception {
         Outcome outcome = SentinelHolding.run(
                 "LeaseEndingInSentinelFailoverTest lease 2s, no deadline report",
                 "30s",
-                5000,
+                8000,
                 (work, started, release) -> work.holdForTwoSeconds(KEY, started, release),
                 EngineOptions.DEFAULTS.withoutLossAtDeadline());
-        assertThat(outcome.late()).as("late: %s", outcome).isTrue();
-        assertThat(outcome.enteredDuringTheBody())
-                .as("B entered during A's body: %s", outcome)
+        assertThat(outcome.late())
+                .as("B entered before A heard of its loss: %s", outcome)
                 .isTrue();
     }
 }
