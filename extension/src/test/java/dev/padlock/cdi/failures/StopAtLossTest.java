@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockContext;
 import dev.padlock.LockLostException;
 import dev.padlock.Locked;
+import dev.padlock.Locks;
 import dev.padlock.cdi.Deployment;
 import dev.padlock.cdi.Waits;
 import dev.padlock.cdi.transactions.Narayana;
@@ -73,6 +74,9 @@ class StopAtLossTest {
         @Inject
         LockContext lock;
 
+        @Inject
+        Locks locks;
+
         @Locked(value = "stop", key = "{0}", waitTime = "30s")
         public String sleep(String key) throws InterruptedException {
             try {
@@ -81,6 +85,18 @@ class StopAtLossTest {
             } finally {
                 ENDED.put(key, System.nanoTime());
             }
+        }
+
+        /** The same sleep through the programmatic front door: the same key as {@link #sleep}, the same settings. */
+        public String sleepThroughLocks(String key) throws Exception {
+            return locks.on("stop", key).waitTime(Duration.ofSeconds(30)).call(() -> {
+                try {
+                    Thread.sleep(BODY_MS);
+                    return "slept";
+                } finally {
+                    ENDED.put(key, System.nanoTime());
+                }
+            });
         }
 
         /** A statement that runs until its query timeout ({@link #BODY_MS}), or until the loss cancels it. */
@@ -189,6 +205,22 @@ class StopAtLossTest {
         assertThat(control.endedAheadMillis())
                 .as("the control's body runs on after the other application entered")
                 .isNegative();
+    }
+
+    /** {@code locks.on("stop", key).call(...)} reads {@code padlock.locks."stop".on-lease-lost} as the method does. */
+    @Test
+    void aProgrammaticCallIsStoppedAsAnAnnotatedOneIs(RedisServer redis, RedisProxy proxy) throws Exception {
+        Outcome stopped = run(redis, proxy, "interrupt", Work::sleepThroughLocks, HOLDER_THREAD);
+        assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
+        assertThat(stopped.suppressed()).hasOnlyElementsOfType(InterruptedException.class);
+        assertThat(stopped.leftInterrupted()).isFalse();
+        assertThat(stopped.endedAheadMillis())
+                .as("ms the body ended before the other application entered")
+                .isPositive();
+
+        Outcome control = run(redis, proxy, "throw", Work::sleepThroughLocks, HOLDER_THREAD);
+        assertThat(control.failure()).isInstanceOf(LockLostException.class);
+        assertThat(control.endedAheadMillis()).isNegative();
     }
 
     /** Nothing lost, nothing changes: each result type ends as it would under warn, and the thread is not interrupted. */
