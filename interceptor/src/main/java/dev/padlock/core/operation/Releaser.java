@@ -291,12 +291,6 @@ public final class Releaser {
         }
     }
 
-    /**
-     * The call is over, but its work may go on and its end cannot be observed any more (a cancelled future reports
-     * done while the task that would complete it still runs; a cancelled subscription hears nothing more). Releasing
-     * would let another caller in beside that work, so the locks are not released: they are not renewed any more and
-     * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
-     */
     /** The keys the lapsing call took itself and did not lose, which now expire instead of being released. */
     private static void countLapsing(LockedCall call) {
         if (call.facts.meter() == null) {
@@ -309,6 +303,12 @@ public final class Releaser {
         }
     }
 
+    /**
+     * The call is over, but its work may go on and its end cannot be observed any more (a cancelled future reports
+     * done while the task that would complete it still runs; a cancelled subscription hears nothing more). Releasing
+     * would let another caller in beside that work, so the locks are not released: they are not renewed any more and
+     * lapse with their lease (in watchdog mode, within the watchdog timeout). Releasing later is a no-op.
+     */
     void letLapse(LockedCall call) {
         // The lease renewal keeps watching the call: at each lock's deadline, its turn goes on (CallRenewer.lapsedBy).
         if (call.beginLapse()) {
