@@ -186,7 +186,23 @@ class StopAtLossTest {
     @Test
     void aSleepingBodyIsInterruptedAtTheLossAndEndsBeforeAnotherApplicationEnters(RedisServer redis, RedisProxy proxy)
             throws Exception {
-        Outcome stopped = run(redis, proxy, "interrupt", Work::sleep, HOLDER_THREAD);
+        assertASleepIsStoppedWhereItsControlRunsOn(redis, proxy, Work::sleep);
+    }
+
+    /** {@code locks.on("stop", key).call(...)} reads {@code padlock.locks."stop".on-lease-lost} as the method does. */
+    @Test
+    void aProgrammaticCallIsStoppedAsAnAnnotatedOneIs(RedisServer redis, RedisProxy proxy) throws Exception {
+        assertASleepIsStoppedWhereItsControlRunsOn(redis, proxy, Work::sleepThroughLocks);
+    }
+
+    /**
+     * Under {@code interrupt} the sleeping {@code body} ends before the other application enters, its caller gets the
+     * loss with the body's {@link InterruptedException} in it, and its thread is not left interrupted; under {@code
+     * throw} (the control) it runs on past that moment.
+     */
+    private static void assertASleepIsStoppedWhereItsControlRunsOn(RedisServer redis, RedisProxy proxy, HolderCall body)
+            throws Exception {
+        Outcome stopped = run(redis, proxy, "interrupt", body, HOLDER_THREAD);
         assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
         assertThat(stopped.suppressed())
                 .as("the body's own failure, suppressed into the loss")
@@ -199,28 +215,12 @@ class StopAtLossTest {
                 .as("ms the body ended before the other application entered")
                 .isPositive();
 
-        Outcome control = run(redis, proxy, "throw", Work::sleep, HOLDER_THREAD);
+        Outcome control = run(redis, proxy, "throw", body, HOLDER_THREAD);
         assertThat(control.failure()).isInstanceOf(LockLostException.class);
         assertThat(control.suppressed()).isEmpty();
         assertThat(control.endedAheadMillis())
                 .as("the control's body runs on after the other application entered")
                 .isNegative();
-    }
-
-    /** {@code locks.on("stop", key).call(...)} reads {@code padlock.locks."stop".on-lease-lost} as the method does. */
-    @Test
-    void aProgrammaticCallIsStoppedAsAnAnnotatedOneIs(RedisServer redis, RedisProxy proxy) throws Exception {
-        Outcome stopped = run(redis, proxy, "interrupt", Work::sleepThroughLocks, HOLDER_THREAD);
-        assertThat(stopped.failure()).isInstanceOf(LockLostException.class);
-        assertThat(stopped.suppressed()).hasOnlyElementsOfType(InterruptedException.class);
-        assertThat(stopped.leftInterrupted()).isFalse();
-        assertThat(stopped.endedAheadMillis())
-                .as("ms the body ended before the other application entered")
-                .isPositive();
-
-        Outcome control = run(redis, proxy, "throw", Work::sleepThroughLocks, HOLDER_THREAD);
-        assertThat(control.failure()).isInstanceOf(LockLostException.class);
-        assertThat(control.endedAheadMillis()).isNegative();
     }
 
     /** Nothing lost, nothing changes: each result type ends as it would under warn, and the thread is not interrupted. */
