@@ -2,6 +2,7 @@ package dev.padlock.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.core.engine.PadlockEngine;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -25,6 +26,19 @@ public final class Waits {
     public static void until(BooleanSupplier condition, String what) {
         poll(condition);
         assertThat(condition.getAsBoolean()).as("%s within 10 s", what).isTrue();
+    }
+
+    /**
+     * Waits until {@code app}'s engine holds {@code key}, its acquisition answered; fails after 10 s. A test that cuts a
+     * holder off Redis waits for this, not for the key in Redis: the key is there as soon as Redis ran the script, while
+     * its answer may still be on the way, and a cut then leaves the acquisition in doubt instead of a lock held.
+     */
+    public static void untilHeld(Deployment app, String key) {
+        PadlockEngine engine = app.bean(PadlockEngine.class);
+        until(
+                () -> engine.liveLocks().held().stream()
+                        .anyMatch(held -> held.key().equals(key)),
+                "the holder to hold " + key + " (its acquisition answered)");
     }
 
     /** Polls {@code condition} every 10 ms for at most 10 s, and goes on whether it holds or not. */

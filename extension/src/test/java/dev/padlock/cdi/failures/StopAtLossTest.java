@@ -270,9 +270,7 @@ class StopAtLossTest {
                         }
                     },
                     HOLDER_THREAD);
-            Waits.until(
-                    () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
-                    "the holder holds " + key);
+            Waits.untilHeld(app, "padlock:stop:" + key);
             long restarted = System.nanoTime();
             redis.restart();
             Throwable failure = holding.handle((done, thrown) -> thrown).get(60, TimeUnit.SECONDS);
@@ -420,9 +418,7 @@ class StopAtLossTest {
                     thread);
             long cut;
             try {
-                Waits.until(
-                        () -> Long.valueOf(1).equals(redis.command("EXISTS", "padlock:stop:" + key)),
-                        "the holder holds " + key);
+                Waits.untilHeld(holderApp, "padlock:stop:" + key);
                 cut = System.nanoTime();
                 proxy.cut();
                 assertThat(otherApp.bean(Work.class).enter(key)).isEqualTo("entered");

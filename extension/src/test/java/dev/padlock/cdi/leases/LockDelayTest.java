@@ -130,7 +130,7 @@ class LockDelayTest {
             CompletableFuture<Void> holding = CompletableFuture.runAsync(
                     () -> call(() -> app.bean(Door.class).hold(release)));
             try {
-                Waits.until(() -> Long.valueOf(1).equals(redis.command("EXISTS", DOOR)), "the door held");
+                Waits.untilHeld(app, DOOR);
                 proxy.cut();
                 Waits.until(() -> !losses.seen().isEmpty(), "the holder heard of its loss");
                 long left = (Long) redis.command("PTTL", DOOR);
